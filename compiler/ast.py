@@ -1,0 +1,444 @@
+"""The untyped AST of a card: immutable nodes, each with its source span.
+
+`build_card` turns Lark's parse tree into these nodes. It is a plain
+recursive walk rather than a Lark Transformer so that a problem found while
+building (a bad string escape, an impossible date) becomes a diagnostic
+instead of a wrapped `VisitError`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import re
+import textwrap
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from lark import Token, Tree
+
+from .diagnostics import Reporter
+from .source import Span
+
+# ---- expressions -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitRef:
+    span: Span
+    text: str  # inside the brackets, stripped
+
+
+@dataclass(frozen=True)
+class Number:
+    span: Span
+    value: float
+    text: str
+    unit: Optional[UnitRef] = None
+
+
+@dataclass(frozen=True)
+class Name:
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True)
+class Unary:
+    span: Span
+    op: str  # "neg"
+    operand: "Expr"
+
+
+@dataclass(frozen=True)
+class Binary:
+    span: Span
+    op: str  # add sub mul div pow
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass(frozen=True)
+class Call:
+    span: Span
+    name: str
+    name_span: Span
+    args: tuple["Expr", ...]
+
+
+Expr = Union[Number, Name, Unary, Binary, Call]
+
+# ---- statements -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A signed number written in a statement (not in an expression)."""
+
+    span: Span
+    value: float
+    text: str
+    percent: bool = False
+
+
+@dataclass(frozen=True)
+class Meta:
+    span: Span
+    key: str  # collection field source doi published preprint background conditions
+    value: str
+    value_span: Span
+
+
+@dataclass(frozen=True)
+class RangeDomain:
+    span: Span
+    lo: Literal
+    hi: Literal
+    kind: str  # "range" | "log" | "integer"
+
+
+@dataclass(frozen=True)
+class SetDomain:
+    span: Span
+    values: tuple[Literal, ...]
+
+
+Domain = Union[RangeDomain, SetDomain]
+
+
+@dataclass(frozen=True)
+class Input:
+    span: Span
+    name: str
+    name_span: Span
+    unit: Optional[UnitRef]
+    domain: Domain
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Output:
+    span: Span
+    name: str
+    name_span: Span
+    unit: Optional[UnitRef]
+    resolution: Optional[Literal]
+    tol_abs: Literal
+    tol_rel: Literal  # value already a fraction (1% -> 0.01)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Param:
+    span: Span
+    name: str
+    name_span: Span
+    value: Literal
+    unit: Optional[UnitRef]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Let:
+    span: Span
+    name: str
+    name_span: Span
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Law:
+    span: Span
+    name: str
+    name_span: Span
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Constraint:
+    span: Span
+    left: Expr
+    op: str
+    right: Expr
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class SetMutation:
+    span: Span
+    name: str
+    name_span: Span
+    value: Literal
+    unit: Optional[UnitRef]
+
+
+@dataclass(frozen=True)
+class ScaleMutation:
+    span: Span
+    name: str
+    name_span: Span
+    factor: Literal
+
+
+@dataclass(frozen=True)
+class RebalanceMutation:
+    span: Span
+    name: str
+    name_span: Span
+
+
+Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, Let, Law]
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    span: Span
+    label: str
+    label_span: Span
+    mutations: tuple[Mutation, ...]
+
+
+@dataclass(frozen=True)
+class DesignGenerated:
+    span: Span
+    count: Literal
+    method: str
+    method_span: Span
+    seed: Optional[Literal]
+
+
+@dataclass(frozen=True)
+class Assignment:
+    span: Span
+    name: str
+    value: Literal
+
+
+@dataclass(frozen=True)
+class DesignExplicit:
+    span: Span
+    points: tuple[tuple[Assignment, ...], ...]
+    point_spans: tuple[Span, ...]
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    span: Span
+    count: Literal
+    seed: Optional[Literal]
+
+
+@dataclass(frozen=True)
+class Identification:
+    span: Span
+    value: str
+    value_span: Span
+
+
+@dataclass(frozen=True)
+class Adaptive:
+    span: Span
+    threshold: Literal
+    max_steps: Optional[Literal]
+
+
+Statement = Union[Meta, Input, Output, Param, Let, Law, Constraint, Counterfactual,
+                  DesignGenerated, DesignExplicit, Evaluation, Identification, Adaptive]
+
+
+@dataclass(frozen=True)
+class Card:
+    span: Span
+    name: str
+    name_span: Span
+    title: str
+    statements: tuple[Statement, ...] = field(default=())
+
+
+# ---- building ------------------------------------------------------------------
+
+_ESCAPE = re.compile(r"\\(.)", re.S)
+_BINARY = {"add", "sub", "mul", "div", "pow"}
+
+
+class _Builder:
+    def __init__(self, report: Reporter):
+        self.report = report
+
+    # tokens -----------------------------------------------------------------
+    def string(self, tok: Token) -> str:
+        raw = str(tok)
+        if raw.startswith('"""'):
+            body = raw[3:-3]
+            body = textwrap.dedent(body).strip("\n")
+            body = "\n".join(line.rstrip() for line in body.splitlines())
+        else:
+            body = raw[1:-1]
+
+        def unescape(m: re.Match) -> str:
+            ch = m.group(1)
+            if ch in '"\\':
+                return ch
+            self.report.bad_escape(Span.of(tok), "\\" + ch)
+            return ch
+
+        return _ESCAPE.sub(unescape, body)
+
+    def literal(self, tree: Tree, percent: bool = False) -> Literal:
+        children = [c for c in tree.children if isinstance(c, Token)]
+        negative = any(c.type == "MINUS" for c in children)
+        num = next(c for c in children if c.type == "NUMBER")
+        value = float(num)
+        if not math.isfinite(value):
+            self.report.bad_number(Span.of(tree), str(num))
+            value = 0.0
+        text = ("-" if negative else "") + str(num)
+        return Literal(Span.of(tree), -value if negative else value, text, percent)
+
+    def number_token(self, tok: Token) -> Literal:
+        value = float(tok)
+        if not math.isfinite(value):
+            self.report.bad_number(Span.of(tok), str(tok))
+            value = 0.0
+        return Literal(Span.of(tok), value, str(tok))
+
+    def unit(self, tree: Optional[Tree]) -> Optional[UnitRef]:
+        if tree is None:
+            return None
+        tok = tree.children[0]
+        return UnitRef(Span.of(tok), str(tok)[1:-1].strip())
+
+    def date(self, tok: Token) -> str:
+        text = str(tok)
+        try:
+            _dt.date.fromisoformat(text)
+        except ValueError as exc:
+            self.report.bad_date(Span.of(tok), text, str(exc))
+        return text
+
+    # expressions ----------------------------------------------------------------
+    def expr(self, node) -> Expr:
+        if isinstance(node, Token):  # only NAME or NUMBER reach here via ?atom
+            if node.type == "NAME":
+                return Name(Span.of(node), str(node))
+            lit = self.number_token(node)
+            return Number(lit.span, lit.value, lit.text)
+        kind = node.data
+        span = Span.of(node)
+        if kind == "number":
+            lit = self.number_token(node.children[0])
+            unit = self.unit(node.children[1]) if len(node.children) > 1 else None
+            return Number(span, lit.value, lit.text, unit)
+        if kind == "name":
+            return Name(span, str(node.children[0]))
+        if kind == "neg":
+            return Unary(span, "neg", self.expr(node.children[1]))
+        if kind in _BINARY:
+            operands = [c for c in node.children if not (isinstance(c, Token) and c.type == "MINUS")]
+            return Binary(span, kind, self.expr(operands[0]), self.expr(operands[1]))
+        if kind == "call":
+            name_tok = node.children[0]
+            args = tuple(self.expr(c) for c in node.children[1:] if c is not None)
+            return Call(span, str(name_tok), Span.of(name_tok), args)
+        raise AssertionError(f"unexpected expression node {kind}")  # grammar and builder disagree
+
+    # statements --------------------------------------------------------------------
+    def description(self, children) -> str:
+        for c in children:
+            if isinstance(c, Tree) and c.data == "description":
+                return self.string(c.children[0])
+        return ""
+
+    def find(self, children, rule: str) -> Optional[Tree]:
+        for c in children:
+            if isinstance(c, Tree) and c.data == rule:
+                return c
+        return None
+
+    def domain(self, children) -> Domain:
+        for c in children:
+            if isinstance(c, Tree) and c.data in ("range_domain", "log_domain", "integer_domain"):
+                lo, hi = (self.literal(s) for s in c.children if isinstance(s, Tree))
+                kind = {"range_domain": "range", "log_domain": "log", "integer_domain": "integer"}[c.data]
+                return RangeDomain(Span.of(c), lo, hi, kind)
+            if isinstance(c, Tree) and c.data == "set_domain":
+                return SetDomain(Span.of(c), tuple(self.literal(s) for s in c.children))
+        raise AssertionError("input without a domain")
+
+    def statement(self, tree: Tree) -> Statement:
+        kind, ch, span = tree.data, tree.children, Span.of(tree)
+        if kind in ("collection", "field"):
+            return Meta(span, kind, str(ch[0]), Span.of(ch[0]))
+        if kind in ("source", "doi", "background", "conditions"):
+            return Meta(span, kind, self.string(ch[0]), Span.of(ch[0]))
+        if kind in ("published", "preprint"):
+            return Meta(span, kind, self.date(ch[0]), Span.of(ch[0]))
+        if kind == "input":
+            return Input(span, str(ch[0]), Span.of(ch[0]), self.unit(self.find(ch, "unit")),
+                         self.domain(ch), self.description(ch))
+        if kind == "output":
+            res = self.find(ch, "resolution")
+            tol = self.find(ch, "tolerance")
+            abs_lit = self.literal(tol.children[0])
+            rel_tree = tol.children[1]
+            percent = any(isinstance(c, Token) and c.type == "PERCENT" for c in rel_tree.children)
+            rel = self.literal(rel_tree.children[0], percent)
+            if percent:
+                rel = Literal(Span.of(rel_tree), rel.value / 100.0, rel.text + "%", True)
+            return Output(span, str(ch[0]), Span.of(ch[0]), self.unit(self.find(ch, "unit")),
+                          self.literal(res.children[0]) if res else None, abs_lit, rel,
+                          self.description(ch))
+        if kind == "param":
+            return Param(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]),
+                         self.unit(self.find(ch, "unit")), self.description(ch))
+        if kind == "let":
+            return Let(span, str(ch[0]), Span.of(ch[0]), self.expr(ch[1]))
+        if kind == "law":
+            return Law(span, str(ch[0]), Span.of(ch[0]), self.expr(ch[1]))
+        if kind == "constraint":
+            return Constraint(span, self.expr(ch[0]), str(ch[1]), self.expr(ch[2]), self.description(ch))
+        if kind == "counterfactual":
+            return Counterfactual(span, self.string(ch[0]), Span.of(ch[0]),
+                                  tuple(self.mutation(m) for m in ch[1:]))
+        if kind == "design_generated":
+            seed = self.find(ch, "seed")
+            return DesignGenerated(span, self.number_token(ch[0]), str(ch[1]), Span.of(ch[1]),
+                                   self.number_token(seed.children[0]) if seed else None)
+        if kind == "design_explicit":
+            points, spans = [], []
+            for p in ch:
+                points.append(tuple(Assignment(Span.of(a), str(a.children[0]), self.literal(a.children[1]))
+                                    for a in p.children))
+                spans.append(Span.of(p))
+            return DesignExplicit(span, tuple(points), tuple(spans))
+        if kind == "evaluation":
+            seed = self.find(ch, "seed")
+            return Evaluation(span, self.number_token(ch[0]),
+                              self.number_token(seed.children[0]) if seed else None)
+        if kind == "identification":
+            return Identification(span, str(ch[0]), Span.of(ch[0]))
+        if kind == "adaptive":
+            steps = self.find(ch, "max_steps")
+            return Adaptive(span, self.number_token(ch[0]),
+                            self.number_token(steps.children[0]) if steps else None)
+        raise AssertionError(f"unexpected statement {kind}")
+
+    def mutation(self, tree: Tree) -> Mutation:
+        kind, ch, span = tree.data, tree.children, Span.of(tree)
+        if kind == "set_mutation":
+            return SetMutation(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]),
+                               self.unit(self.find(ch, "unit")))
+        if kind == "scale_mutation":
+            return ScaleMutation(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]))
+        if kind == "rebalance_mutation":
+            return RebalanceMutation(span, str(ch[0]), Span.of(ch[0]))
+        return self.statement(tree)  # let / law
+
+
+def build_card(tree: Tree, report: Reporter) -> Card:
+    """Build the AST of the card in a parse tree (`start` rule)."""
+    b = _Builder(report)
+    card = tree.children[0]
+    name_tok, title_tok, *stmts = card.children
+    return Card(Span.of(card), str(name_tok), Span.of(name_tok), b.string(title_tok),
+                tuple(b.statement(s) for s in stmts))

@@ -1,0 +1,465 @@
+"""Diagnostics: every message lint can give, in one module.
+
+Each error kind has one constructor here and a stable code; the checker
+never writes message text itself. Codes are grouped by hundreds:
+
+    E1xx syntax          E2xx names           E3xx card statements
+    E4xx units and dims  E5xx inputs/outputs  E6xx the counterfactual
+    E7xx numeric checks  W1xx unused names    W2xx-W3xx other warnings
+
+`docs/language.md` lists them all with an example each; the golden tests in
+`tests/golden/` hold one bad card per code.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Iterable, Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from .source import SourceText, Span
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+class Related(BaseModel):
+    """A second place a diagnostic points at (e.g. the law a mutation broke)."""
+
+    model_config = ConfigDict(frozen=True)
+    span: Span
+    message: str
+
+
+class Diagnostic(BaseModel):
+    """One finding about one place in a card."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    path: str
+    span: Span
+    severity: Severity
+    code: str
+    message: str
+    hints: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    related: tuple[Related, ...] = ()
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity is Severity.ERROR
+
+    def sort_key(self):
+        return (self.path, self.span.line, self.span.column, self.code, self.message)
+
+    def to_dict(self) -> dict:
+        """The JSON form (`scigame lint --format json`)."""
+        return {
+            "path": self.path,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end": {"line": self.span.end_line, "column": self.span.end_column},
+            "severity": self.severity.value,
+            "code": self.code,
+            "message": self.message,
+            "hints": list(self.hints),
+            "notes": list(self.notes),
+            "related": [
+                {"line": r.span.line, "column": r.span.column,
+                 "end": {"line": r.span.end_line, "column": r.span.end_column},
+                 "message": r.message}
+                for r in self.related
+            ],
+        }
+
+
+#: Every code lint can emit, with a one-line summary (used by docs and tests).
+CODES: dict[str, str] = {}
+
+
+def _kind(code: str, summary: str):
+    """Register a diagnostic constructor under its stable code."""
+    CODES[code] = summary
+
+    def wrap(fn):
+        fn.code = code
+        fn.__doc__ = f"[{code}] {summary}"
+        return fn
+
+    return wrap
+
+
+class Reporter:
+    """Collects the diagnostics of one card. Constructors below are its methods."""
+
+    def __init__(self, source: SourceText):
+        self.source = source
+        self.items: list[Diagnostic] = []
+
+    # -- plumbing ---------------------------------------------------------
+    def _add(self, code: str, severity: Severity, span: Span, message: str,
+             hints: Iterable[str] = (), notes: Iterable[str] = (),
+             related: Iterable[tuple[Span, str]] = ()) -> Diagnostic:
+        diag = Diagnostic(
+            path=self.source.path, span=span, severity=severity, code=code,
+            message=message, hints=tuple(hints), notes=tuple(notes),
+            related=tuple(Related(span=s, message=m) for s, m in related))
+        self.items.append(diag)
+        return diag
+
+    def error(self, code, span, message, **kw):
+        return self._add(code, Severity.ERROR, span, message, **kw)
+
+    def warning(self, code, span, message, **kw):
+        return self._add(code, Severity.WARNING, span, message, **kw)
+
+    def note(self, code, span, message, **kw):
+        return self._add(code, Severity.NOTE, span, message, **kw)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.is_error for d in self.items)
+
+    def sorted(self) -> list[Diagnostic]:
+        unique = {(d.code, d.span, d.message): d for d in self.items}
+        return sorted(unique.values(), key=Diagnostic.sort_key)
+
+    # -- E1xx: syntax ---------------------------------------------------------
+    @_kind("E100", "syntax error")
+    def syntax(self, span: Span, message: str, hints: Sequence[str] = ()):
+        return self.error("E100", span, message, hints=hints)
+
+    @_kind("E101", "invalid escape in a string")
+    def bad_escape(self, span: Span, escape: str):
+        return self.error("E101", span, f"unknown escape `{escape}` in a string",
+                          hints=['only `\\"` and `\\\\` are escapes in .sci strings'])
+
+    @_kind("E102", "invalid date")
+    def bad_date(self, span: Span, text: str, why: str):
+        return self.error("E102", span, f"`{text}` is not a valid date: {why}",
+                          hints=["dates are written YYYY-MM-DD, e.g. 2025-03-14"])
+
+    @_kind("E103", "invalid number")
+    def bad_number(self, span: Span, text: str):
+        return self.error("E103", span, f"`{text}` is not a finite number")
+
+    # -- E2xx: names ----------------------------------------------------------
+    @_kind("E200", "unknown name")
+    def unknown_name(self, span: Span, name: str, suggestions: Sequence[str] = ()):
+        hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else [
+            "declare it with `input`, `param` or `let`"]
+        return self.error("E200", span, f"unknown name `{name}`", hints=hints)
+
+    @_kind("E201", "duplicate declaration")
+    def duplicate(self, span: Span, name: str, first: Span, first_kind: str):
+        return self.error(
+            "E201", span, f"`{name}` is declared more than once",
+            related=[(first, f"first declared here as {first_kind}")],
+            hints=["every name in a card is declared exactly once"])
+
+    @_kind("E202", "reserved name")
+    def reserved(self, span: Span, name: str, what: str):
+        return self.error("E202", span, f"`{name}` is reserved ({what}) and cannot name a quantity",
+                          hints=[f"rename it, e.g. `{name}_`"])
+
+    @_kind("E203", "unknown function")
+    def unknown_function(self, span: Span, name: str, suggestions: Sequence[str] = ()):
+        hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else []
+        hints.append("functions: " + ", ".join(sorted(_FUNCTION_NAMES)))
+        return self.error("E203", span, f"unknown function `{name}`", hints=hints)
+
+    @_kind("E204", "wrong number of arguments")
+    def arity(self, span: Span, name: str, expected: str, got: int):
+        return self.error("E204", span,
+                          f"`{name}` takes {expected}, but {got} {'was' if got == 1 else 'were'} given")
+
+    @_kind("E205", "cyclic definition")
+    def cycle(self, span: Span, path: Sequence[str]):
+        return self.error("E205", span, "`let` definitions form a cycle: " + " -> ".join(path),
+                          hints=["a let may use inputs, params and other lets, but not itself"])
+
+    @_kind("E206", "name of the wrong kind")
+    def wrong_kind(self, span: Span, name: str, kind: str, needed: str, hint: str | None = None):
+        return self.error("E206", span, f"`{name}` is {kind}; {needed}",
+                          hints=[hint] if hint else [])
+
+    # -- E3xx: card statements ------------------------------------------------
+    @_kind("E300", "missing required statement")
+    def missing(self, span: Span, what: str, example: str):
+        return self.error("E300", span, f"the card has no `{what}` statement",
+                          hints=[f"add e.g. `{example}`"])
+
+    @_kind("E301", "statement given more than once")
+    def repeated(self, span: Span, what: str, first: Span):
+        return self.error("E301", span, f"`{what}` is given more than once",
+                          related=[(first, "first given here")])
+
+    @_kind("E302", "invalid choice")
+    def bad_choice(self, span: Span, what: str, got: str, choices: Sequence[str],
+                   suggestion: str | None = None):
+        hints = [f"did you mean `{suggestion}`?"] if suggestion else []
+        hints.append("choose one of: " + ", ".join(f"`{c}`" for c in choices))
+        return self.error("E302", span, f"`{got}` is not a valid {what}", hints=hints)
+
+    @_kind("E303", "not a whole number")
+    def not_whole(self, span: Span, what: str, got: str):
+        return self.error("E303", span, f"{what} must be a whole number, got `{got}`")
+
+    @_kind("E304", "value out of range")
+    def out_of_range(self, span: Span, what: str, got: str, allowed: str):
+        return self.error("E304", span, f"{what} is `{got}`, but it must be {allowed}")
+
+    # -- E4xx: units and dimensions -------------------------------------------
+    @_kind("E400", "unknown unit")
+    def unknown_unit(self, span: Span, text: str, reason: str, suggestions: Sequence[str] = ()):
+        hints = [f"did you mean `{s}`?" for s in suggestions[:1]]
+        hints.append("units use pint's syntax, e.g. `m^3 kg^-1 s^-2` or `J/(mol*K)`; `1` is dimensionless")
+        return self.error("E400", span, f"unknown unit `[{text}]`: {reason}", hints=hints)
+
+    @_kind("E401", "offset unit")
+    def offset_unit(self, span: Span, text: str):
+        return self.error("E401", span,
+                          f"`[{text}]` is an offset unit; laws need absolute temperatures",
+                          hints=["use `[K]` (kelvin) and convert the domain: 20 degC is 293.15 K"])
+
+    @_kind("E402", "operands of different dimensions")
+    def mismatch(self, span: Span, what: str, left, right, env_note: str | None = None,
+                 related=()):
+        from .units import describe_dim
+        return self.error(
+            "E402", span,
+            f"{what} needs operands of the same dimension, but the left is "
+            f"{describe_dim(left)} and the right is {describe_dim(right)}",
+            notes=[env_note] if env_note else [], related=related)
+
+    @_kind("E403", "law does not balance")
+    def law_mismatch(self, span: Span, output: str, unit_text: str, got, want,
+                     env_note: str | None = None, hints: Sequence[str] = (), related=()):
+        from .units import describe_dim
+        return self.error(
+            "E403", span,
+            f"law {output}: right side is {describe_dim(got)}, but output {output} "
+            f"[{unit_text}] is {describe_dim(want)}",
+            notes=[env_note] if env_note else [], hints=hints, related=related)
+
+    @_kind("E404", "function argument must be dimensionless")
+    def needs_dimensionless(self, span: Span, fn: str, got, env_note: str | None = None):
+        from .units import describe_dim
+        return self.error(
+            "E404", span, f"the argument of `{fn}` must be dimensionless, but it is {describe_dim(got)}",
+            notes=[env_note] if env_note else [],
+            hints=["divide by a reference quantity of the same dimension (angles in `rad` or `deg` are dimensionless)"])
+
+    @_kind("E405", "non-constant exponent on a dimensional base")
+    def variable_exponent(self, span: Span, base_dim, env_note: str | None = None):
+        from .units import describe_dim
+        return self.error(
+            "E405", span,
+            f"the base has dimension {describe_dim(base_dim)}, so its exponent must be a "
+            "constant (numbers and params only)",
+            notes=[env_note] if env_note else [],
+            hints=["make the base dimensionless, e.g. `(x / x0)^k` with a param `x0`"])
+
+    @_kind("E406", "exponent with a dimension")
+    def dimensional_exponent(self, span: Span, got, env_note: str | None = None):
+        from .units import describe_dim
+        return self.error("E406", span, f"an exponent must be dimensionless, but this one is {describe_dim(got)}",
+                          notes=[env_note] if env_note else [])
+
+    @_kind("E407", "value without the parameter's unit")
+    def set_unit(self, span: Span, name: str, want, got):
+        from .units import describe_dim
+        return self.error(
+            "E407", span,
+            f"`set {name}`: the new value is {describe_dim(got)}, but `{name}` is {describe_dim(want)}",
+            hints=[f"write the value with a unit of {describe_dim(want)}, or use `rebalance {name}` "
+                   "to change its unit"])
+
+    @_kind("E408", "rebalance cannot be solved")
+    def rebalance_failed(self, span: Span, name: str, why: str):
+        return self.error("E408", span, f"`rebalance {name}`: {why}")
+
+    @_kind("E409", "exponent cannot be evaluated")
+    def bad_exponent_value(self, span: Span, why: str, env_note: str | None = None):
+        return self.error("E409", span, f"the exponent cannot be evaluated: {why}",
+                          notes=[env_note] if env_note else [])
+
+    # -- E5xx: inputs, outputs, laws, designs -------------------------------
+    @_kind("E500", "empty domain")
+    def empty_domain(self, span: Span, name: str, why: str):
+        return self.error("E500", span, f"input `{name}` has an empty domain: {why}")
+
+    @_kind("E501", "log domain must be positive")
+    def log_domain(self, span: Span, name: str, lo: str):
+        return self.error("E501", span,
+                          f"input `{name}` is sampled log-uniformly, so its lower bound must be "
+                          f"positive, but it is `{lo}`")
+
+    @_kind("E502", "non-positive resolution")
+    def bad_resolution(self, span: Span, name: str, got: str):
+        return self.error("E502", span, f"output `{name}`: resolution must be positive, got `{got}`",
+                          hints=["leave `resolution` out for exact observations"])
+
+    @_kind("E503", "non-positive tolerance")
+    def bad_tolerance(self, span: Span, name: str, which: str, got: str):
+        need = "positive" if which == "abs" else "zero or positive"
+        return self.error("E503", span, f"output `{name}`: the {which} tolerance must be {need}, got `{got}`",
+                          hints=["the error e = |ĝ-g| / (abs + rel·|g|) needs abs > 0 to be defined at g = 0"])
+
+    @_kind("E504", "repeated value in a discrete domain")
+    def repeated_value(self, span: Span, name: str, value: str):
+        return self.error("E504", span, f"input `{name}`: the value `{value}` appears twice in its set")
+
+    @_kind("E505", "output without a law")
+    def no_law(self, span: Span, name: str):
+        return self.error("E505", span, f"output `{name}` has no law",
+                          hints=[f"add `law {name} = ...`"])
+
+    @_kind("E506", "law for something that is not an output")
+    def stray_law(self, span: Span, name: str, kind: str | None, suggestions: Sequence[str] = ()):
+        what = f"`{name}` is {kind}" if kind else f"`{name}` is not declared"
+        hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else []
+        hints.append(f"declare it: `output {name} [UNIT] tolerance abs A rel L`")
+        return self.error("E506", span, f"a law for `{name}`, but {what}, not an output", hints=hints)
+
+    @_kind("E507", "more than one law for an output")
+    def second_law(self, span: Span, name: str, first: Span):
+        return self.error("E507", span, f"output `{name}` has more than one law",
+                          related=[(first, "first law here")],
+                          hints=["replace a law in the counterfactual block, not beside the original"])
+
+    @_kind("E508", "bad fixed design point")
+    def bad_design(self, span: Span, why: str):
+        return self.error("E508", span, f"fixed design: {why}")
+
+    # -- E6xx: the counterfactual ---------------------------------------------
+    @_kind("E600", "missing counterfactual")
+    def no_counterfactual(self, span: Span):
+        return self.error("E600", span, "the card has no `counterfactual` block",
+                          hints=['add e.g. `counterfactual "LABEL" { scale P by 1.2 }`'])
+
+    @_kind("E601", "more than one counterfactual")
+    def second_counterfactual(self, span: Span, first: Span):
+        return self.error("E601", span, "a card has exactly one counterfactual block",
+                          related=[(first, "the first one is here")])
+
+    @_kind("E602", "empty counterfactual")
+    def empty_counterfactual(self, span: Span, label: str):
+        return self.error("E602", span, f'counterfactual "{label}" changes nothing: its block is empty',
+                          hints=["use `set`, `scale`, `rebalance`, `let` or `law` inside it"])
+
+    @_kind("E603", "counterfactual without effect")
+    def noop_counterfactual(self, span: Span, label: str, why: str):
+        return self.error("E603", span, f'counterfactual "{label}" gives the same relation as the original: {why}')
+
+    @_kind("E604", "mutation of the wrong target")
+    def bad_target(self, span: Span, why: str, hints: Sequence[str] = ()):
+        return self.error("E604", span, why, hints=hints)
+
+    # -- E7xx: numeric checks ---------------------------------------------------
+    @_kind("E700", "law undefined on the domain")
+    def undefined_law(self, span: Span, output: str, env: str, why: str, example: str):
+        return self.error("E700", span, f"law {output} ({env}) is {why} on the domain, e.g. at {example}",
+                          hints=["narrow the input domain or add a constraint that excludes these inputs"])
+
+    @_kind("E701", "counterfactual indistinguishable")
+    def indistinguishable(self, span: Span, label: str, detail: str):
+        return self.error("E701", span,
+                          f'counterfactual "{label}" cannot be told apart from the original: {detail}',
+                          hints=["make the mutation larger, or tighten the outputs' tolerances"])
+
+    # -- warnings ---------------------------------------------------------------
+    @_kind("W100", "unused input")
+    def unused_input(self, span: Span, name: str):
+        return self.warning("W100", span, f"input `{name}` is not used by any law",
+                            hints=["a player can vary it but never see an effect; remove it or use it"])
+
+    @_kind("W101", "unused param")
+    def unused_param(self, span: Span, name: str):
+        return self.warning("W101", span, f"param `{name}` is not used by any law")
+
+    @_kind("W102", "unused let")
+    def unused_let(self, span: Span, name: str):
+        return self.warning("W102", span, f"let `{name}` is not used by any law")
+
+    @_kind("W200", "resolution coarser than the tolerance")
+    def coarse_resolution(self, span: Span, name: str, resolution: str, tolerance: str):
+        return self.warning(
+            "W200", span,
+            f"output `{name}`: resolution {resolution} is coarser than the absolute tolerance {tolerance}",
+            hints=["rounding alone may then exceed the tolerance near zero; make the resolution finer"])
+
+    @_kind("W300", "temporal card without dates")
+    def missing_dates(self, span: Span, which: str):
+        return self.warning("W300", span, f"a temporal card needs `{which}` (YYYY-MM-DD) for cutoff-aware selection")
+
+    @_kind("W301", "file name differs from the card name")
+    def stem_mismatch(self, span: Span, stem: str, name: str):
+        return self.warning("W301", span, f"the file is `{stem}.sci`, but the card is named `{name}`",
+                            hints=[f"rename the file to `{name}.sci`"])
+
+    @_kind("W302", "card without background")
+    def no_background(self, span: Span):
+        return self.warning("W302", span, "the card has no `background`: players will see no task description")
+
+    # -- notes -----------------------------------------------------------------
+    @_kind("N001", "rebalanced unit")
+    def rebalanced(self, span: Span, name: str, old_unit: str, new_unit: str):
+        return self.note("N001", span, f"in the counterfactual, `{name}` becomes {new_unit} (was {old_unit})")
+
+
+_FUNCTION_NAMES: set[str] = set()  # filled by the checker's function table
+
+
+def register_function_names(names: Iterable[str]) -> None:
+    _FUNCTION_NAMES.update(names)
+
+
+# ---- rendering --------------------------------------------------------------
+
+def render(diag: Diagnostic, source: SourceText | None, color: bool = False) -> str:
+    """`path:line:col: error[CODE]: message`, the source line with a caret
+    under the span, related places, then `= note:` and `= help:` lines."""
+    sev = diag.severity.value
+    head = f"{diag.path}:{diag.span.line}:{diag.span.column}: {sev}[{diag.code}]: {diag.message}"
+    if color:
+        tint = {"error": "31", "warning": "33", "note": "36"}[sev]
+        head = f"\x1b[1m{diag.path}:{diag.span.line}:{diag.span.column}:\x1b[0m " \
+               f"\x1b[1;{tint}m{sev}[{diag.code}]\x1b[0m\x1b[1m: {diag.message}\x1b[0m"
+    lines = [head]
+    if source is not None:
+        places = [(diag.span, "")] + [(r.span, r.message) for r in diag.related]
+        width = len(str(max(s.end_line for s, _ in places)))
+        lines.append(" " * width + " |")
+        for span, label in places:
+            lines.extend(_snippet(source, span, label, width))
+    for note in diag.notes:
+        lines.append(f"  = note: {note}")
+    for hint in diag.hints:
+        lines.append(f"  = help: {hint}")
+    return "\n".join(lines)
+
+
+def _snippet(source: SourceText, span: Span, label: str, width: int) -> list[str]:
+    out = []
+    last = span.end_line if span.end_line >= span.line else span.line
+    # Long spans (a whole block) show their first line only.
+    shown = range(span.line, min(last, span.line + 2) + 1) if last - span.line <= 2 else [span.line]
+    for number in shown:
+        text = source.line(number).replace("\t", " ")
+        out.append(f"{number:>{width}} | {text}")
+        start = span.column if number == span.line else 1 + (len(text) - len(text.lstrip()))
+        if number == last:
+            end = span.end_column
+        else:
+            end = len(text) + 1
+        end = max(end, start + 1)
+        marker = " " * (start - 1) + "^" * (end - start)
+        if label and number == shown[-1]:
+            marker += " " + label
+        out.append(" " * width + " | " + marker.rstrip())
+    return out

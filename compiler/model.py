@@ -1,0 +1,260 @@
+"""The typed model of a checked card: what every later stage consumes.
+
+All values are in SI base units; every expression node carries its
+dimension. `Environment.evaluate` is the reference (numpy) evaluator of the
+laws: slow and plain on purpose, so generated simulators can be tested
+against it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Union
+
+import numpy as np
+
+from .source import Span
+from .units import Dim, Unit
+
+# ---- typed expressions -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TConst:
+    value: float  # SI
+    dim: Optional[Dim]
+    span: Span
+
+
+@dataclass(frozen=True)
+class TRef:
+    """A reference to an input, param or let (`role`)."""
+
+    name: str
+    role: str
+    dim: Optional[Dim]
+    span: Span
+
+
+@dataclass(frozen=True)
+class TUnary:
+    op: str  # neg
+    operand: "TExpr"
+    dim: Optional[Dim]
+    span: Span
+
+
+@dataclass(frozen=True)
+class TBinary:
+    op: str  # add sub mul div pow
+    left: "TExpr"
+    right: "TExpr"
+    dim: Optional[Dim]
+    span: Span
+
+
+@dataclass(frozen=True)
+class TCall:
+    fn: str
+    args: tuple["TExpr", ...]
+    dim: Optional[Dim]
+    span: Span
+
+
+TExpr = Union[TConst, TRef, TUnary, TBinary, TCall]
+
+
+def refs(expr: TExpr, role: str | None = None) -> set[str]:
+    """Names referenced by an expression (optionally only of one role)."""
+    out: set[str] = set()
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, TRef):
+            if role is None or e.role == role:
+                out.add(e.name)
+        elif isinstance(e, TUnary):
+            stack.append(e.operand)
+        elif isinstance(e, TBinary):
+            stack.extend((e.left, e.right))
+        elif isinstance(e, TCall):
+            stack.extend(e.args)
+    return out
+
+
+# ---- numeric semantics (shared by the checker's constant folding and the
+# reference evaluator) -----------------------------------------------------------
+
+def _step(x):
+    return np.where(x > 0, 1.0, 0.0)
+
+
+UNARY_FUNCTIONS = {
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
+    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "exp": np.exp,
+    "log": np.log, "log10": np.log10, "sqrt": np.sqrt, "cbrt": np.cbrt, "abs": np.abs,
+    "step": _step, "sign": np.sign,
+}
+
+
+def evaluate(expr: TExpr, values: Mapping[str, object]):
+    """Evaluate in SI with numpy; `values` maps input, param and let names to
+    numbers or arrays. Domain errors give NaN/inf (the caller decides)."""
+    if isinstance(expr, TConst):
+        return expr.value
+    if isinstance(expr, TRef):
+        return values[expr.name]
+    if isinstance(expr, TUnary):
+        return -evaluate(expr.operand, values)
+    if isinstance(expr, TBinary):
+        a, b = evaluate(expr.left, values), evaluate(expr.right, values)
+        if expr.op == "add":
+            return np.add(a, b)
+        if expr.op == "sub":
+            return np.subtract(a, b)
+        if expr.op == "mul":
+            return np.multiply(a, b)
+        if expr.op == "div":
+            return np.divide(a, b)
+        return np.power(np.asarray(a, dtype=float), b)
+    args = [evaluate(a, values) for a in expr.args]
+    if expr.fn in UNARY_FUNCTIONS:
+        return UNARY_FUNCTIONS[expr.fn](np.asarray(args[0], dtype=float))
+    if expr.fn == "atan2":
+        return np.arctan2(args[0], args[1])
+    if expr.fn == "min":
+        return _fold(np.minimum, args)
+    if expr.fn == "max":
+        return _fold(np.maximum, args)
+    raise KeyError(expr.fn)
+
+
+def _fold(fn, args):
+    out = args[0]
+    for a in args[1:]:
+        out = fn(out, a)
+    return out
+
+
+# ---- the card -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InputModel:
+    name: str
+    unit: Unit
+    kind: str  # range | log | integer | set
+    lo: float  # declared unit
+    hi: float
+    values: tuple[float, ...]  # for kind == "set"
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class OutputModel:
+    name: str
+    unit: Unit
+    resolution: Optional[float]  # declared unit
+    tol_abs: float  # declared unit
+    tol_rel: float
+    description: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class ParamValue:
+    name: str
+    value: float  # SI
+    dim: Dim
+    unit_text: str  # the unit the value is shown in (SI after a rebalance)
+    span: Span
+
+
+@dataclass(frozen=True)
+class ConstraintModel:
+    left: TExpr
+    op: str
+    right: TExpr
+    message: str
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Environment:
+    """One world of a card: parameter values, intermediate quantities (in
+    dependency order) and one law per output, all in SI."""
+
+    name: str  # original | counterfactual
+    params: dict[str, ParamValue]
+    lets: tuple[tuple[str, TExpr], ...]
+    laws: dict[str, TExpr]
+
+    def evaluate(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
+        """Outputs in their declared units for inputs in their declared units
+        (the reference evaluator; NaN/inf where a law is undefined)."""
+        values: dict[str, object] = {}
+        with np.errstate(all="ignore"):
+            for spec in card.inputs:
+                values[spec.name] = np.asarray(inputs[spec.name], dtype=float) * spec.unit.si_factor
+            for name, p in self.params.items():
+                values[name] = p.value
+            for name, expr in self.lets:
+                values[name] = evaluate(expr, values)
+            out = {}
+            for spec in card.outputs:
+                result = np.asarray(evaluate(self.laws[spec.name], values), dtype=float)
+                out[spec.name] = result / spec.unit.si_factor
+        return out
+
+
+@dataclass(frozen=True)
+class Mutation:
+    kind: str  # set scale rebalance let law
+    target: str
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class CheckedCard:
+    """A card that passed the checker: everything later stages need."""
+
+    name: str
+    title: str
+    path: str
+    content_hash: str
+    collection: str
+    field: str
+    source: str
+    doi: str
+    published: Optional[str]
+    preprint: Optional[str]
+    background: str
+    conditions: tuple[str, ...]
+    inputs: tuple[InputModel, ...]
+    outputs: tuple[OutputModel, ...]
+    constraints: tuple[ConstraintModel, ...]
+    original: Environment
+    counterfactual: Environment
+    counterfactual_label: str
+    mutations: tuple[Mutation, ...]
+    design_method: Optional[str]  # sobol | grid | random, or None for an explicit design
+    design_size: int
+    design_seed: int
+    design_points: tuple[dict[str, float], ...]  # explicit design, declared units
+    evaluation_size: int
+    evaluation_seed: int
+    interpolate: bool
+    threshold: float
+    max_steps: Optional[int]
+    law_spans: dict[str, Span] = field(default_factory=dict)
+
+    def environment(self, name: str) -> Environment:
+        if name == "original":
+            return self.original
+        if name == "counterfactual":
+            return self.counterfactual
+        raise KeyError(f"unknown environment {name!r}: use 'original' or 'counterfactual'")

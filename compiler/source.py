@@ -1,0 +1,39 @@
+"""Source text and spans: where in a card a thing was written."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file: 1-based lines and columns, end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    @classmethod
+    def of(cls, item) -> "Span":
+        """The span of a Lark token or tree (parsed with propagate_positions)."""
+        meta = getattr(item, "meta", item)
+        return cls(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def to(self, other: "Span") -> "Span":
+        """The span from the start of self to the end of other."""
+        return Span(self.line, self.column, other.end_line, other.end_column)
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A card's text and the path it was read from (for messages only)."""
+
+    path: str
+    text: str
+
+    def line(self, number: int) -> str:
+        lines = self.text.splitlines()
+        if 1 <= number <= len(lines):
+            return lines[number - 1]
+        return ""

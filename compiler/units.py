@@ -1,0 +1,205 @@
+"""Units and dimensions: the one pint registry of the process.
+
+Everything pint is touched here and only here, at check time. Dimensions are
+`Dim` values (base-dimension name -> exact Fraction exponent), so that
+`x^(1/3)` cubed is exactly `x` again; SI conversion factors are plain floats
+that later stages fold into generated code.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping
+
+import pint
+
+#: Base dimensions in the order a physicist writes them in messages.
+_DIM_ORDER = ("[mass]", "[length]", "[time]", "[current]", "[temperature]",
+              "[substance]", "[luminosity]")
+#: SI base units in the order they are written in unit strings (m kg s ...).
+_SI_UNIT = {"[length]": "m", "[mass]": "kg", "[time]": "s", "[current]": "A",
+            "[temperature]": "K", "[substance]": "mol", "[luminosity]": "cd"}
+_SI_ORDER = ("[length]", "[mass]", "[time]", "[current]", "[temperature]",
+             "[substance]", "[luminosity]")
+#: Derived dimensions worth naming in a message ("[force] = ...").
+_NAMED = ("force", "energy", "power", "pressure", "velocity", "acceleration",
+          "frequency", "charge", "electric_potential", "resistance",
+          "capacitance", "inductance", "magnetic_field", "magnetic_flux",
+          "electric_field", "area", "volume", "density", "momentum",
+          "concentration", "entropy", "viscosity", "wavenumber", "activity")
+
+
+def snap(exponent: float | Fraction | int) -> Fraction:
+    """An exponent as an exact fraction; floats within 1e-9 of a simple
+    fraction (denominator <= 1000) become that fraction."""
+    if isinstance(exponent, Fraction):
+        return exponent
+    if isinstance(exponent, int):
+        return Fraction(exponent)
+    simple = Fraction(exponent).limit_denominator(1000)
+    if abs(float(simple) - exponent) <= 1e-9 * max(1.0, abs(exponent)):
+        return simple
+    return Fraction(repr(float(exponent)))
+
+
+@dataclass(frozen=True)
+class Dim:
+    """A physical dimension: a product of base dimensions with exact exponents."""
+
+    items: tuple[tuple[str, Fraction], ...] = ()
+
+    @classmethod
+    def of(cls, mapping: Mapping[str, float | Fraction]) -> "Dim":
+        cleaned = {k: snap(v) for k, v in mapping.items()}
+        return cls(tuple(sorted((k, v) for k, v in cleaned.items() if v != 0)))
+
+    @property
+    def dimensionless(self) -> bool:
+        return not self.items
+
+    def as_dict(self) -> dict[str, Fraction]:
+        return dict(self.items)
+
+    def __mul__(self, other: "Dim") -> "Dim":
+        out = self.as_dict()
+        for k, v in other.items:
+            out[k] = out.get(k, Fraction(0)) + v
+        return Dim.of(out)
+
+    def __truediv__(self, other: "Dim") -> "Dim":
+        return self * other ** -1
+
+    def __pow__(self, power: float | Fraction | int) -> "Dim":
+        p = snap(power)
+        return Dim.of({k: v * p for k, v in self.items})
+
+    def __str__(self) -> str:
+        return format_dim(self)
+
+
+DIMENSIONLESS = Dim()
+
+
+def _exp_text(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"({value.numerator}/{value.denominator})"
+
+
+def _ordered(dim: Dim, order: Iterable[str]) -> list[tuple[str, Fraction]]:
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(dim.items, key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
+
+
+def format_dim(dim: Dim) -> str:
+    """`[mass]·[length]^-1·[time]^-2`, or `dimensionless`."""
+    if dim.dimensionless:
+        return "dimensionless"
+    parts = []
+    for name, power in _ordered(dim, _DIM_ORDER):
+        parts.append(name if power == 1 else f"{name}^{_exp_text(power)}")
+    return "·".join(parts)
+
+
+def describe_dim(dim: Dim) -> str:
+    """format_dim, prefixed with a common name where there is one:
+    `[force] = [mass]·[length]·[time]^-2`."""
+    plain = format_dim(dim)
+    name = named_dimensions().get(dim)
+    return f"[{name}] = {plain}" if name else plain
+
+
+def format_si_unit(dim: Dim) -> str:
+    """The SI base unit of a dimension, as `m^4 kg^-1 s^-2` (pint syntax)."""
+    if dim.dimensionless:
+        return "1"
+    parts = []
+    for name, power in _ordered(dim, _SI_ORDER):
+        unit = _SI_UNIT.get(name, name.strip("[]"))
+        parts.append(unit if power == 1 else f"{unit}^{_exp_text(power)}")
+    return " ".join(parts)
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> pint.UnitRegistry:
+    """The process's one unit registry (building one costs a fraction of a second)."""
+    return pint.UnitRegistry()
+
+
+@functools.lru_cache(maxsize=1)
+def named_dimensions() -> dict[Dim, str]:
+    ureg = registry()
+    names: dict[Dim, str] = {}
+    for name in _NAMED:
+        try:
+            dim = Dim.of(dict(ureg.get_dimensionality(f"[{name}]")))
+        except Exception:  # a pint without this dimension: just don't name it
+            continue
+        names.setdefault(dim, name)
+    return names
+
+
+class UnitError(ValueError):
+    """A unit that cannot be used; `kind` is 'unknown', 'empty' or 'offset'."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A resolved unit: its text as written, its dimension, and the factor
+    that converts a value in this unit to SI base units."""
+
+    text: str
+    dim: Dim
+    si_factor: float
+
+
+DIMENSIONLESS_UNIT = Unit("1", DIMENSIONLESS, 1.0)
+
+
+@functools.lru_cache(maxsize=4096)
+def resolve_unit(text: str) -> Unit:
+    """Resolve a unit written in pint syntax (`m^3 kg^-1 s^-2`, `J/(mol*K)`).
+
+    Raises UnitError for an empty, unknown or offset unit. Cached: pint's
+    parser is not, and the same units recur across a collection of cards.
+    """
+    text = text.strip()
+    if not text:
+        raise UnitError("empty", "empty unit")
+    if text == "1":
+        return DIMENSIONLESS_UNIT
+    ureg = registry()
+    try:
+        parsed = ureg.parse_units(text)
+        quantity = ureg.Quantity(1.0, parsed)
+    except Exception as exc:  # pint raises several kinds; all mean "not a unit"
+        raise UnitError("unknown", _pint_reason(exc)) from None
+    if not quantity._is_multiplicative:
+        raise UnitError("offset", f"`{text}` is an offset unit")
+    try:
+        base = quantity.to_base_units()
+        factor = float(base.magnitude)
+        dim = Dim.of(dict(quantity.dimensionality))
+    except Exception as exc:
+        raise UnitError("unknown", _pint_reason(exc)) from None
+    if not math.isfinite(factor) or factor == 0.0:
+        raise UnitError("unknown", f"`{text}` has no finite SI factor")
+    return Unit(text, dim, factor)
+
+
+def _pint_reason(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:200]
+
+
+def known_unit_names() -> list[str]:
+    """Unit names and symbols the registry knows (for did-you-mean hints)."""
+    ureg = registry()
+    return sorted(set(ureg._units.keys()))
