@@ -1,4 +1,4 @@
-"""The scigame card compiler: parse -> AST -> check (-> emit, in a later stage).
+"""The scigame card compiler: parse -> AST -> check -> emit.
 
 Importable as `scigame.compiler` (the `compiler/` folder is mapped into the
 `scigame` package by pyproject.toml). The front door:
@@ -6,102 +6,28 @@ Importable as `scigame.compiler` (the `compiler/` folder is mapped into the
     result = check_file("cards/historical/gravitation.sci")
     result.ok, result.card, result.diagnostics
 
-Nothing here imports the runtime, players or store of `scigame`.
+Names are imported lazily, so `scigame.compiler.artifact` (the compiled-card
+format the runtime reads) can be loaded without pint or Lark. Nothing here
+imports the runtime, players or store of `scigame`.
 """
 
 from __future__ import annotations
 
-import sys
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Optional
+import importlib
 
-from .ast import Card, build_card
-from .checker import check_card
-from .diagnostics import CODES, Diagnostic, Reporter, Severity, render
-from .model import CheckedCard
-from .source import SourceText, Span
-from .syntax import parse_tree
+_LAZY = {
+    "CheckResult": "front", "check_source": "front", "check_file": "front",
+    "parse_source": "front",
+    "render": "diagnostics", "Diagnostic": "diagnostics", "Severity": "diagnostics",
+    "CODES": "diagnostics",
+    "CheckedCard": "model", "SourceText": "source", "Span": "source",
+}
 
-__all__ = ["CheckResult", "check_source", "check_file", "parse_source", "render",
-           "CheckedCard", "Diagnostic", "Severity", "CODES", "SourceText", "Span"]
-
-#: Deeply nested expressions are walked recursively; this bounds the walk.
-_RECURSION_HEADROOM = 20000
+__all__ = sorted(_LAZY)
 
 
-@dataclass
-class CheckResult:
-    """What checking one card gives: the typed model (None on errors) and
-    every diagnostic, sorted by position."""
-
-    source: SourceText
-    card: Optional[CheckedCard]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not any(d.is_error for d in self.diagnostics)
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
-
-
-def parse_source(text: str, path: str = "<string>") -> tuple[Optional[Card], list[Diagnostic]]:
-    """Parse card text into its AST (no checking)."""
-    source = SourceText(path, text)
-    report = Reporter(source)
-    card = _guarded(report, lambda: _parse(source, report))
-    return card, report.sorted()
-
-
-def _parse(source: SourceText, report: Reporter) -> Optional[Card]:
-    tree = parse_tree(source, report)
-    return build_card(tree, report) if tree is not None else None
-
-
-def check_source(text: str, path: str = "<string>") -> CheckResult:
-    """Parse and check card text; never raises on a bad card."""
-    source = SourceText(path, text)
-    report = Reporter(source)
-
-    def run():
-        card = _parse(source, report)
-        if card is None or report.has_errors:
-            return None
-        return check_card(card, source, report)
-
-    model = _guarded(report, run)
-    return CheckResult(source, model, report.sorted())
-
-
-def check_file(path: str | Path) -> CheckResult:
-    """Read a `.sci` file (UTF-8) and check it."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        source = SourceText(str(path), "")
-        report = Reporter(source)
-        report.syntax(Span(1, 1, 1, 2), f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
-        return CheckResult(source, None, report.sorted())
-    return check_source(text, str(path))
-
-
-def _guarded(report: Reporter, fn):
-    """Run a stage; turn a too-deep expression into a diagnostic."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, _RECURSION_HEADROOM))
-    try:
-        return fn()
-    except RecursionError:
-        report.syntax(Span(1, 1, 1, 2), "the card nests expressions too deeply to check",
-                      hints=["split the expression with `let` definitions"])
-        return None
-    finally:
-        sys.setrecursionlimit(old)
+def __getattr__(name: str):
+    if name in _LAZY:
+        module = importlib.import_module(f"{__name__}.{_LAZY[name]}")
+        return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -859,7 +859,9 @@ class _Checker:
             interpolate=(self.identification.value == "yes") if self.identification else False,
             threshold=ad.threshold.value if ad else 0.9,
             max_steps=int(ad.max_steps.value) if ad and ad.max_steps else None,
-            law_spans={n: law.span for n, law in self.laws.items()},
+            counterfactual_span=self.counterfactual.label_span,
+            law_spans={**{("original", n): law.span for n, law in original.laws.items()},
+                       **{("counterfactual", n): law.span for n, law in cf_env.laws.items()}},
         )
 
 

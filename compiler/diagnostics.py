@@ -372,6 +372,11 @@ class Reporter:
                           f'counterfactual "{label}" cannot be told apart from the original: {detail}',
                           hints=["make the mutation larger, or tighten the outputs' tolerances"])
 
+    @_kind("E702", "constraints exclude the domain")
+    def constraints_exclude_domain(self, span: Span, why: str):
+        return self.error("E702", span, f"no experiments are possible: {why}",
+                          hints=["check the direction of each constraint's comparison"])
+
     # -- warnings ---------------------------------------------------------------
     @_kind("W100", "unused input")
     def unused_input(self, span: Span, name: str):

@@ -250,7 +250,9 @@ class CheckedCard:
     interpolate: bool
     threshold: float
     max_steps: Optional[int]
-    law_spans: dict[str, Span] = field(default_factory=dict)
+    counterfactual_span: Optional[Span] = None
+    #: (environment, output) -> the span of the law in force there
+    law_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
 
     def environment(self, name: str) -> Environment:
         if name == "original":

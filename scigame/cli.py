@@ -24,6 +24,11 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # `scigame lint ... | head`: the reader left; leave quietly
+            import os
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(EXIT_FINDINGS)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
@@ -86,6 +91,128 @@ def lint(paths, fmt, notes, color):
                    f"{warnings} warning{'s' if warnings != 1 else ''}"
                    + (f" ({failed} card{'s' if failed != 1 else ''} failed)" if failed else ""))
     sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
+
+
+def _load(card_path: str):
+    """A compiled card from a .sci file or a compiled folder, or a clean error."""
+    from .card import CardError, load_card
+    try:
+        return load_card(card_path)
+    except CardError as exc:
+        click.echo(f"scigame: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+_ENV = click.Choice(["original", "counterfactual"])
+
+
+@main.command(name="compile")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder to write compiled cards into (one subfolder per card).")
+@click.option("--force", is_flag=True, help="Rebuild even cards whose source has not changed.")
+@click.option("--warm/--no-warm", default=False, show_default=True,
+              help="Also JIT-compile the simulators now, filling numba's disk cache.")
+def compile_cmd(paths, out_dir, force, warm):
+    """Compile cards into simulators, public views, predictor schemas and
+    hidden evaluation sets. Unchanged cards are not rebuilt.
+
+    Exit status: 0 all compiled, 1 some cards failed lint, 2 usage error.
+    """
+    from pathlib import Path
+
+    from .compiler.build import compile_path
+    from .compiler.diagnostics import render
+    from .compiler.source import SourceText
+
+    try:
+        files = find_cards(paths)
+    except CardPathError as exc:
+        raise click.UsageError(str(exc))
+    counts = {"built": 0, "unchanged": 0, "failed": 0}
+    for f in files:
+        result = compile_path(f, Path(out_dir), force=force)
+        counts[result.status] += 1
+        if result.status == "failed":
+            source = SourceText(str(f), Path(f).read_text(encoding="utf-8", errors="replace"))
+            for d in result.diagnostics:
+                if d.is_error:
+                    click.echo(render(d, source), err=True)
+            click.echo(f"{f}: not compiled (lint errors above)", err=True)
+            continue
+        click.echo(f"{result.status:>9}  {f} -> {result.folder}")
+        if warm:
+            from .card import CompiledCard
+            card = CompiledCard(result.folder)
+            for env in ("original", "counterfactual"):
+                card.kernel(env)(*([__import__("numpy").ones(1)] * (len(card.data.inputs) +
+                                                                   len(card.data.outputs))))
+    click.echo(f"{counts['built']} built, {counts['unchanged']} unchanged, {counts['failed']} failed")
+    sys.exit(EXIT_FINDINGS if counts["failed"] else EXIT_OK)
+
+
+def _parse_assignments(pairs) -> dict[str, float]:
+    values = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise click.UsageError(f"expected NAME=VALUE, got {pair!r}")
+        try:
+            values[name.strip()] = float(text)
+        except ValueError:
+            raise click.UsageError(f"{name}: {text!r} is not a number") from None
+        if name.strip() in list(values)[:-1]:
+            raise click.UsageError(f"{name} is given twice")
+    return values
+
+
+@main.command()
+@click.argument("card_path", metavar="CARD")
+@click.argument("assignments", nargs=-1, metavar="NAME=VALUE...")
+@click.option("--env", "env", type=_ENV, required=True, help="Which world to observe.")
+@click.option("--exact", is_flag=True, help="Skip quantisation to the outputs' resolution.")
+def simulate(card_path, assignments, env, exact):
+    """Print the observation for one experiment as JSON.
+
+    CARD is a .sci file or a compiled card folder. Exit status 1 (with
+    every reason) if the oracle rejects the inputs.
+    """
+    from .oracle import Rejection
+
+    card = _load(card_path)
+    values = _parse_assignments(assignments)
+    try:
+        observed = card.simulate(env, values, exact=exact)
+    except Rejection as exc:
+        click.echo("scigame: rejected: " + "; ".join(exc.reasons), err=True)
+        sys.exit(EXIT_FINDINGS)
+    out = {"environment": env, "exact": exact, "inputs": values,
+           "outputs": {k: float(v[0]) for k, v in observed.items()},
+           "units": {o.name: o.unit for o in card.data.outputs}}
+    click.echo(json.dumps(out, indent=2))
+
+
+@main.command()
+@click.argument("card_path", metavar="CARD")
+@click.argument("predictor_file", metavar="PREDICTOR.json", type=click.Path(dir_okay=False))
+@click.option("--env", "env", type=_ENV, required=True, help="Which world's law to score against.")
+@click.option("--timeout", default=5.0, show_default=True,
+              help="Seconds sympy may take to decide strict equivalence (then strict is null).")
+def score(card_path, predictor_file, env, timeout):
+    """Validate and score a predictor on the card's hidden evaluation set.
+
+    Prints JSON with valid, reason, ps, weak, strict and per-output errors.
+    Exit status 0 when the predictor was scored (valid or not), 2 on usage errors.
+    """
+    from pathlib import Path
+
+    card = _load(card_path)
+    try:
+        text = Path(predictor_file).read_bytes()
+    except OSError as exc:
+        raise click.UsageError(f"cannot read {predictor_file}: {exc.strerror}") from None
+    result = card.score(text, env, strict_timeout=timeout)
+    click.echo(result.model_dump_json(indent=2))
 
 
 if __name__ == "__main__":  # pragma: no cover

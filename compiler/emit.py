@@ -1,0 +1,183 @@
+"""Code generation: a checked card to the source of its simulator module.
+
+The module holds one numba kernel per environment, `env_original` and
+`env_counterfactual`, each computing every output for every point:
+
+    env_original(x0, x1, ..., y0, y1, ...)   # inputs and outputs in declared units
+
+Safety: nothing the card author wrote reaches the generated text as code.
+Inputs become `x0, x1, ...` and `a0, a1, ...`, lets `l0, l1, ...`,
+temporaries `v0, v1, ...`; params are folded in as numbers; numbers are
+written by `_literal` (repr of a finite float) only; comments carry line
+and column numbers, never card text. `# sci:LINE:COL` tags every line that
+comes from a place in the card, and the writer records the same map.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, refs
+from .source import Span
+
+RUNTIME_MODULE = "scigame.simrt"
+RUNTIME_NAMES = ("njit", "math", "np", "step", "sign")
+
+_MATH = {"sin": "math.sin", "cos": "math.cos", "tan": "math.tan", "asin": "math.asin",
+         "acos": "math.acos", "atan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh",
+         "tanh": "math.tanh", "exp": "math.exp", "log": "math.log", "log10": "math.log10",
+         "sqrt": "math.sqrt", "cbrt": "np.cbrt", "abs": "abs", "step": "step", "sign": "sign",
+         "atan2": "math.atan2", "min": "min", "max": "max"}
+_BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
+_SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_HEX = re.compile(r"[0-9a-f]{64}\Z")
+
+
+def _literal(value: float) -> str:
+    """A float as Python source; the only way a number enters generated code."""
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot emit a non-finite constant {value!r}")
+    text = repr(value)
+    return f"({text})" if value < 0 else text
+
+
+class CodeWriter:
+    """Writes lines with indentation and records which card place each came from."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.source_map: list[tuple[int, int, int]] = []
+        self._indent = 0
+
+    def writeline(self, code: str, span: Span | None = None) -> None:
+        line = "    " * self._indent + code
+        if span is not None:
+            line += f"  # sci:{span.line}:{span.column}"
+            self.source_map.append((len(self.lines) + 1, span.line, span.column))
+        self.lines.append(line)
+
+    def indent(self) -> None:
+        self._indent += 1
+
+    def outdent(self) -> None:
+        self._indent -= 1
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class _Kernel:
+    """Emits the body of one environment's kernel."""
+
+    def __init__(self, card: CheckedCard, env: Environment, w: CodeWriter):
+        self.card, self.env, self.w = card, env, w
+        self.inputs = {s.name: f"a{i}" for i, s in enumerate(card.inputs)}
+        self.lets: dict[str, str] = {}
+        self.counter = 0
+
+    def temp(self) -> str:
+        name = f"v{self.counter}"
+        self.counter += 1
+        return name
+
+    def operand(self, e: TExpr) -> str:
+        """An expression as a name or literal, emitting one temporary per
+        operation node (so deep expressions never nest in the source)."""
+        if isinstance(e, TConst):
+            return _literal(e.value)
+        if isinstance(e, TRef):
+            if e.role == "input":
+                return self.inputs[e.name]
+            if e.role == "param":
+                return _literal(self.env.params[e.name].value)
+            return self.lets[e.name]
+        if isinstance(e, TUnary):
+            inner = self.operand(e.operand)
+            code = f"-{inner}"
+        elif isinstance(e, TBinary):
+            left, right = self.operand(e.left), self.operand(e.right)
+            code = f"{left} {_BINARY[e.op]} {right}"
+        else:
+            assert isinstance(e, TCall)
+            args = [self.operand(a) for a in e.args]
+            fn = _MATH[e.fn]
+            if e.fn in ("min", "max") and len(args) > 2:
+                acc = args[0]
+                for a in args[1:]:
+                    t = self.temp()
+                    self.w.writeline(f"{t} = {fn}({acc}, {a})", e.span)
+                    acc = t
+                return acc
+            code = f"{fn}({', '.join(args)})"
+        t = self.temp()
+        self.w.writeline(f"{t} = {code}", e.span)
+        return t
+
+    def emit(self, fn_name: str) -> None:
+        card, w = self.card, self.w
+        xs = [f"x{i}" for i in range(len(card.inputs))]
+        ys = [f"y{j}" for j in range(len(card.outputs))]
+        w.writeline("@njit(cache=True, error_model=\"numpy\", nogil=True)")
+        w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
+        w.indent()
+        w.writeline(f"for i in range({ys[0]}.shape[0]):")
+        w.indent()
+        for i, s in enumerate(card.inputs):
+            factor = s.unit.si_factor
+            w.writeline(f"a{i} = x{i}[i]" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
+        needed = set()
+        frontier = set().union(*(refs(law) for law in self.env.laws.values())) if self.env.laws else set()
+        lets = dict(self.env.lets)
+        while frontier:
+            n = frontier.pop()
+            if n in needed or n not in lets:
+                continue
+            needed.add(n)
+            frontier |= refs(lets[n])
+        for k, (name, expr) in enumerate(self.env.lets):
+            if name not in needed:
+                continue
+            value = self.operand(expr)
+            self.lets[name] = f"l{k}"
+            w.writeline(f"l{k} = {value}", expr.span)
+        for j, out in enumerate(card.outputs):
+            law = self.env.laws[out.name]
+            value = self.operand(law)
+            factor = out.unit.si_factor
+            w.writeline(f"y{j}[i] = {value}" + ("" if factor == 1.0 else f" / {_literal(factor)}"),
+                        card.law_spans[(self.env.name, out.name)])
+        w.outdent()
+        w.outdent()
+        w.writeline("")
+        w.writeline("")
+
+
+def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[tuple[int, int, int]]]:
+    """The simulator module's source text and its source map
+    (generated line, card line, card column). Deterministic."""
+    if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
+        raise ValueError("card name or hash is not safe to place in a comment")
+    w = CodeWriter()
+    w.writeline(f"# Simulator for the scigame card `{card.name}`: generated, do not edit.")
+    w.writeline(f"# card source sha256: {card.content_hash}")
+    w.writeline(f"# compiler: scigame {_version_text(compiler_version)}")
+    w.writeline("# Inputs and outputs are arrays in the card's declared units; `# sci:L:C`")
+    w.writeline("# marks the line and column of the card each statement comes from.")
+    w.writeline(f"from {RUNTIME_MODULE} import {', '.join(RUNTIME_NAMES)}")
+    w.writeline("")
+    w.writeline(f"CARD_SHA256 = \"{card.content_hash}\"")
+    w.writeline(f"N_INPUTS = {len(card.inputs)}")
+    w.writeline(f"N_OUTPUTS = {len(card.outputs)}")
+    w.writeline("")
+    w.writeline("")
+    for env in (card.original, card.counterfactual):
+        _Kernel(card, env, w).emit(f"env_{env.name}")
+    return w.text(), w.source_map
+
+
+def _version_text(version: str) -> str:
+    if not re.fullmatch(r"[0-9A-Za-z.+_-]+", version):
+        raise ValueError("unsafe version text")
+    return version

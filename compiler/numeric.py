@@ -1,0 +1,90 @@
+"""Lint checks that need the laws evaluated: a law undefined somewhere on the
+domain (E700), and a counterfactual that cannot be told apart from the
+original (E701). They use the reference evaluator of the typed model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from .diagnostics import Reporter
+from .model import CheckedCard
+from .sampling import SamplingError, constraint_mask, evaluation_set
+
+#: Random probe points per card, on top of the evaluation set and the corners.
+_PROBES = 2048
+
+
+def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
+    """The evaluation set, every corner of the domain box, and random points."""
+    ev = evaluation_set(card)
+    corner_values = []
+    for s in card.inputs:
+        corner_values.append(s.values if s.kind == "set" else
+                             (float(math.ceil(s.lo)), float(math.floor(s.hi))) if s.kind == "integer"
+                             else (s.lo, s.hi))
+    corners = list(itertools.product(*corner_values))[:4096]
+    rng = np.random.default_rng(12345)
+    out = {}
+    for i, s in enumerate(card.inputs):
+        u = rng.random(_PROBES)
+        if s.kind == "set":
+            rnd = np.asarray(s.values)[np.minimum((u * len(s.values)).astype(int), len(s.values) - 1)]
+        elif s.kind == "integer":
+            rnd = np.floor(math.ceil(s.lo) + u * (math.floor(s.hi) - math.ceil(s.lo) + 1))
+        elif s.kind == "log":
+            rnd = np.exp(math.log(s.lo) + u * (math.log(s.hi) - math.log(s.lo)))
+        else:
+            rnd = s.lo + u * (s.hi - s.lo)
+        out[s.name] = np.concatenate([ev[s.name], [c[i] for c in corners], rnd]).astype(float)
+    mask = constraint_mask(card, out)
+    return {k: v[mask] for k, v in out.items()}
+
+
+def _point_text(card: CheckedCard, points, i: int) -> str:
+    return ", ".join(f"{s.name}={points[s.name][i]:g}" for s in card.inputs)
+
+
+def numeric_checks(card: CheckedCard, report: Reporter) -> None:
+    """Report E700/E701 for a card that passed the static checks."""
+    try:
+        probes = _probe_points(card)
+    except SamplingError as exc:
+        report.constraints_exclude_domain(card.inputs[0].span, str(exc))
+        return
+    defined = True
+    for env in (card.original, card.counterfactual):
+        values = env.evaluate(card, probes)
+        for out in card.outputs:
+            v = values[out.name]
+            bad = np.flatnonzero(~np.isfinite(v))
+            if len(bad):
+                defined = False
+                i = bad[0]
+                why = "undefined (not a real number)" if np.isnan(v[i]) else "infinite"
+                span = card.law_spans[(env.name, out.name)]
+                report.undefined_law(span, out.name, env.name, why, _point_text(card, probes, i))
+    if not defined:
+        return
+    ev = evaluation_set(card)
+    orig = card.original.evaluate(card, ev)
+    cf = card.counterfactual.evaluate(card, ev)
+    passing = []
+    for truth, guess, played, law in ((cf, orig, "counterfactual", "original"),
+                                      (orig, cf, "original", "counterfactual")):
+        worst = max(_max_error(card, truth, guess))
+        if worst <= 1.0:
+            passing.append(f"the {law} law passes the weak test in the {played} environment "
+                           f"(largest scaled error {worst:.3g} <= 1)")
+    if passing:
+        report.indistinguishable(card.counterfactual_span, card.counterfactual_label,
+                                 "; ".join(passing) + f" over {card.evaluation_size} evaluation points")
+
+
+def _max_error(card: CheckedCard, truth, guess):
+    for out in card.outputs:
+        g, h = truth[out.name], guess[out.name]
+        yield float(np.max(np.abs(h - g) / (out.tol_abs + out.tol_rel * np.abs(g))))

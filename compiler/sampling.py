@@ -1,0 +1,114 @@
+"""Input points drawn from a card's domain: the Fixed design and the hidden
+evaluation set. Deterministic for a given seed; every point respects its
+input's domain, integer and discrete rules and every constraint.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Callable
+
+import numpy as np
+
+from .model import CheckedCard, ConstraintModel, InputModel, evaluate
+
+
+class SamplingError(ValueError):
+    """The constraints leave (almost) nothing of the domain."""
+
+
+def _from_unit(spec: InputModel, u: np.ndarray) -> np.ndarray:
+    """Map uniform numbers in [0, 1) to an input's domain (declared units)."""
+    if spec.kind == "range":
+        return spec.lo + u * (spec.hi - spec.lo)
+    if spec.kind == "log":
+        return np.exp(math.log(spec.lo) + u * (math.log(spec.hi) - math.log(spec.lo)))
+    if spec.kind == "integer":
+        lo, hi = math.ceil(spec.lo), math.floor(spec.hi)
+        return np.minimum(lo + np.floor(u * (hi - lo + 1)), hi).astype(float)
+    values = np.asarray(spec.values, dtype=float)
+    return values[np.minimum((u * len(values)).astype(int), len(values) - 1)]
+
+
+def constraint_mask(card: CheckedCard, points: dict[str, np.ndarray]) -> np.ndarray:
+    """True where every constraint of the card holds (points in declared units)."""
+    n = len(next(iter(points.values()))) if points else 0
+    ok = np.ones(n, dtype=bool)
+    if not card.constraints:
+        return ok
+    values: dict[str, object] = {s.name: np.asarray(points[s.name], float) * s.unit.si_factor
+                                 for s in card.inputs}
+    values.update({name: p.value for name, p in card.original.params.items()})
+    with np.errstate(all="ignore"):
+        for c in card.constraints:
+            ok &= _holds(c, values)
+    return ok
+
+
+def _holds(c: ConstraintModel, values) -> np.ndarray:
+    left, right = evaluate(c.left, values), evaluate(c.right, values)
+    return {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}[c.op](left, right)
+
+
+def _draw(card: CheckedCard, size: int, unit_sampler: Callable[[int], np.ndarray],
+          what: str) -> dict[str, np.ndarray]:
+    """Draw batches of unit-cube points until `size` satisfy the constraints."""
+    names = [s.name for s in card.inputs]
+    kept = {n: [] for n in names}
+    have, drawn = 0, 0
+    while have < size:
+        batch = max(2 * (size - have), 64)
+        if drawn > 1000 * size + 10000:
+            raise SamplingError(f"the constraints reject almost all of the domain: {have} of "
+                                f"{drawn} random points satisfied them while drawing the {what}")
+        u = unit_sampler(batch)
+        drawn += batch
+        pts = {s.name: _from_unit(s, u[:, i]) for i, s in enumerate(card.inputs)}
+        mask = constraint_mask(card, pts)
+        take = np.flatnonzero(mask)[: size - have]
+        for n in names:
+            kept[n].append(pts[n][take])
+        have += len(take)
+    return {n: np.concatenate(kept[n]) for n in names}
+
+
+def evaluation_set(card: CheckedCard) -> dict[str, np.ndarray]:
+    """The hidden evaluation set: `evaluation N seed S` uniform random points
+    (log-uniform on `log` domains)."""
+    rng = np.random.default_rng(card.evaluation_seed)
+    return _draw(card, card.evaluation_size, lambda n: rng.random((n, len(card.inputs))),
+                 "evaluation set")
+
+
+def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
+    """The Fixed protocol's preset design, in sequence order (a budget B
+    takes the first B points)."""
+    if card.design_method is None:
+        return {s.name: np.array([p[s.name] for p in card.design_points], dtype=float)
+                for s in card.inputs}
+    d, size, seed = len(card.inputs), card.design_size, card.design_seed
+    if card.design_method == "random":
+        rng = np.random.default_rng(seed)
+        return _draw(card, size, lambda n: rng.random((n, d)), "fixed design")
+    if card.design_method == "sobol":
+        from scipy.stats import qmc
+        engine = qmc.Sobol(d, scramble=True, seed=seed)
+
+        def sobol(n):
+            with warnings.catch_warnings():  # balance warnings for n not a power of 2
+                warnings.simplefilter("ignore")
+                return engine.random(n)
+        return _draw(card, size, sobol, "fixed design")
+    # grid: k levels per input at cell centres, then `size` points spread
+    # evenly over the grid's lexicographic order
+    k = max(1, math.ceil(size ** (1.0 / d)))
+    levels = (np.arange(k) + 0.5) / k
+    mesh = np.stack(np.meshgrid(*([levels] * d), indexing="ij"), -1).reshape(-1, d)
+    pts = {s.name: _from_unit(s, mesh[:, i]) for i, s in enumerate(card.inputs)}
+    mask = constraint_mask(card, pts)
+    idx = np.flatnonzero(mask)
+    if len(idx) == 0:
+        raise SamplingError("the constraints exclude every point of the grid design")
+    pick = idx[np.unique(np.linspace(0, len(idx) - 1, min(size, len(idx))).round().astype(int))]
+    return {n: v[pick] for n, v in pts.items()}

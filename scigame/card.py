@@ -1,0 +1,171 @@
+"""A compiled card at run time: simulate, observe, score.
+
+    card = scigame.load_card("cards/historical/gravitation.sci")
+    card.simulate("counterfactual", {"m1": [10.0], "m2": [20.0], "r": [2.0]})
+    card.score({"F": {...}}, "original")
+
+Loading a compiled folder reads JSON and imports the generated simulator;
+neither pint nor Lark is imported on this path.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from functools import cached_property
+from pathlib import Path
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from .compiler.artifact import CompiledCardData, EvaluationSet, Manifest
+from .oracle import check_proposal, quantize
+
+ENVIRONMENTS = ("original", "counterfactual")
+
+
+class CardError(ValueError):
+    """A card that cannot be loaded; the message says why (and lint's findings)."""
+
+
+def default_cache_dir() -> Path:
+    """Where `load_card` keeps cards it compiles: $SCIGAME_CACHE, else
+    $XDG_CACHE_HOME/scigame, else ~/.cache/scigame."""
+    if os.environ.get("SCIGAME_CACHE"):
+        return Path(os.environ["SCIGAME_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "scigame" / "cards"
+
+
+class CompiledCard:
+    """One compiled card: its data, its simulator kernels and its hidden
+    evaluation set."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        try:
+            self.manifest = Manifest.model_validate_json((self.folder / "manifest.json").read_text("utf-8"))
+            self.data = CompiledCardData.model_validate_json((self.folder / "card.json").read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CardError(f"{self.folder}: not a compiled card ({exc})") from None
+
+    # -- identity -------------------------------------------------------------
+    @property
+    def name(self) -> str:
+        return self.data.name
+
+    @property
+    def input_names(self) -> list[str]:
+        return [s.name for s in self.data.inputs]
+
+    @property
+    def output_names(self) -> list[str]:
+        return [o.name for o in self.data.outputs]
+
+    def __repr__(self) -> str:
+        return f"<CompiledCard {self.name} from {self.folder}>"
+
+    # -- artifacts ---------------------------------------------------------------
+    @cached_property
+    def module(self):
+        """The generated simulator module (imported once; numba's disk cache
+        makes the kernels' first call cheap after the first process)."""
+        path = self.folder / "simulator.py"
+        modname = f"scigame_card_{self.data.name}_{self.data.source_sha256[:16]}"
+        if modname in sys.modules:
+            return sys.modules[modname]
+        spec = importlib.util.spec_from_file_location(modname, path)
+        if spec is None or spec.loader is None:
+            raise CardError(f"{path}: cannot load the simulator")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = module  # numba's cache needs the module registered first
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(modname, None)
+            raise
+        if getattr(module, "CARD_SHA256", None) != self.data.source_sha256:
+            raise CardError(f"{path}: the simulator does not belong to this card.json")
+        return module
+
+    @cached_property
+    def evaluation(self) -> EvaluationSet:
+        return EvaluationSet.model_validate_json((self.folder / "evaluation.json").read_text("utf-8"))
+
+    def public_view(self, env: str, setting: str) -> dict:
+        import json
+        _check_env(env)
+        return json.loads((self.folder / "public" / f"{env}.{setting}.json").read_text("utf-8"))
+
+    @cached_property
+    def predictor_schema(self) -> dict:
+        import json
+        return json.loads((self.folder / "predictor.schema.json").read_text("utf-8"))
+
+    # -- simulation ----------------------------------------------------------------
+    def kernel(self, env: str):
+        _check_env(env)
+        return getattr(self.module, f"env_{env}")
+
+    def run_kernel(self, env: str, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The exact simulator on already-validated float arrays (no checks)."""
+        xs = [np.ascontiguousarray(inputs[n], dtype=np.float64) for n in self.input_names]
+        n = len(xs[0]) if xs else 1
+        ys = [np.empty(n, dtype=np.float64) for _ in self.data.outputs]
+        self.kernel(env)(*xs, *ys)
+        return dict(zip(self.output_names, ys))
+
+    def simulate(self, env: str, inputs: Mapping[str, object], exact: bool = False,
+                 outputs: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+        """Observe the environment at the given inputs (declared units;
+        scalars or equal-length arrays). Illegal inputs raise
+        `scigame.oracle.Rejection` with every reason. Unless `exact`, values
+        are quantised to each output's resolution."""
+        _check_env(env)
+        wanted = list(outputs) if outputs is not None else None
+        values = check_proposal(self.data, inputs, wanted)
+        result = self.run_kernel(env, values)
+        if wanted is not None:
+            result = {k: v for k, v in result.items() if k in wanted}
+        if exact:
+            return result
+        res = {o.name: o.resolution for o in self.data.outputs}
+        return {k: quantize(v, res[k]) for k, v in result.items()}
+
+    # -- scoring ---------------------------------------------------------------------
+    def score(self, predictor, env: str, strict_timeout: float = 5.0):
+        """Validate and score a predictor (a dict, or JSON text) on the hidden
+        evaluation set of `env`. Returns a `scigame.scoring.Score`."""
+        from .scoring import score_predictor
+        _check_env(env)
+        return score_predictor(self, predictor, env, strict_timeout=strict_timeout)
+
+
+def _check_env(env: str) -> None:
+    if env not in ENVIRONMENTS:
+        raise ValueError(f"unknown environment {env!r}: use 'original' or 'counterfactual'")
+
+
+def load_card(path: str | Path, cache_dir: str | Path | None = None) -> CompiledCard:
+    """Load a card: a compiled folder as is, or a `.sci` file compiled into
+    the cache first (only when its text changed). Raises CardError with
+    lint's findings if the card does not check."""
+    p = Path(path)
+    if p.is_dir():
+        return CompiledCard(p)
+    if not p.is_file():
+        raise CardError(f"{path}: no such card file or compiled card folder")
+    from .compiler.build import compile_path
+    from .compiler.diagnostics import render
+
+    result = compile_path(p, Path(cache_dir) if cache_dir else default_cache_dir())
+    if result.status == "failed":
+        from .compiler.source import SourceText
+        try:
+            source = SourceText(str(p), p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            source = None
+        errors = [render(d, source) for d in result.diagnostics if d.is_error]
+        raise CardError(f"{path}: the card has errors:\n" + "\n".join(errors))
+    return CompiledCard(result.folder)

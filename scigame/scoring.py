@@ -1,0 +1,109 @@
+"""Scoring a predictor on a card's hidden evaluation set.
+
+    e   = |ĝ(x) − g(x)| / (a + λ·|g(x)|)       per point and output
+    PS  = 1 / (1 + mean e)                     over all points and outputs
+    weak   = valid and max e <= 1
+    strict = weak and, for every output, the predictor is the law
+             symbolically (scigame.symbolic.strict_match); None when sympy
+             could not decide in time
+
+An invalid predictor is rejected whole: PS 0, weak and strict false.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+from pydantic import BaseModel
+
+from .predictor import PredictorInvalid, evaluate_predictor, parse_predictor_json, validate_predictor
+
+
+class OutputScore(BaseModel):
+    max_error: float
+    mean_error: float
+    strict: Optional[bool] = None
+    strict_reason: str = ""
+
+
+class Score(BaseModel):
+    """The verdict on one predictor in one environment."""
+
+    environment: str
+    valid: bool
+    reason: str = ""
+    path: str = ""
+    ps: float
+    weak: bool
+    strict: Optional[bool]
+    strict_reason: str = ""
+    points: int
+    outputs: dict[str, OutputScore] = {}
+
+
+def scaled_errors(predicted: np.ndarray, truth: np.ndarray, tol_abs: float, tol_rel: float) -> np.ndarray:
+    """e = |ĝ − g| / (a + λ|g|), elementwise."""
+    return np.abs(predicted - truth) / (tol_abs + tol_rel * np.abs(truth))
+
+
+def prediction_score(errors: list[np.ndarray]) -> float:
+    """PS = 1 / (1 + mean e) over every point of every output."""
+    return float(1.0 / (1.0 + np.mean(np.concatenate(errors))))
+
+
+def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> Score:
+    """Validate, evaluate and score `predictor` (dict or JSON text) for a
+    CompiledCard in environment `env`."""
+    ev = card.evaluation
+    n = len(next(iter(ev.inputs.values()))) if ev.inputs else 0
+    try:
+        if isinstance(predictor, (str, bytes)):
+            predictor = parse_predictor_json(predictor)
+        clean = validate_predictor(predictor, card.input_names, card.output_names)
+        inputs = {k: np.asarray(v, dtype=float) for k, v in ev.inputs.items()}
+        predicted = evaluate_predictor(clean, inputs)
+    except PredictorInvalid as exc:
+        return Score(environment=env, valid=False, reason=exc.reason, path=exc.path, ps=0.0,
+                     weak=False, strict=False, strict_reason="the predictor is invalid", points=n)
+    per_output: dict[str, OutputScore] = {}
+    errors = []
+    for o in card.data.outputs:
+        truth = np.asarray(ev.outputs[env][o.name], dtype=float)
+        e = scaled_errors(np.broadcast_to(predicted[o.name], truth.shape), truth, o.tol_abs, o.tol_rel)
+        errors.append(e)
+        per_output[o.name] = OutputScore(max_error=float(e.max()), mean_error=float(e.mean()))
+    ps = prediction_score(errors)
+    weak = all(s.max_error <= 1.0 for s in per_output.values())
+    if not weak:
+        worst = max(per_output, key=lambda k: per_output[k].max_error)
+        return Score(environment=env, valid=True, ps=ps, weak=False, strict=False,
+                     strict_reason=f"not weak: the largest scaled error of {worst} is "
+                                   f"{per_output[worst].max_error:.3g} > 1",
+                     points=n, outputs=per_output)
+    strict, reason = _strict(card, clean, env, per_output, strict_timeout)
+    return Score(environment=env, valid=True, ps=ps, weak=True, strict=strict, strict_reason=reason,
+                 points=n, outputs=per_output)
+
+
+def _strict(card, predictor: dict, env: str, per_output: dict[str, OutputScore],
+            timeout: float) -> tuple[Optional[bool], str]:
+    from .symbolic import Variable, strict_match
+
+    variables = [Variable(s.name, s.domain.lo, s.domain.hi, s.domain.kind in ("integer",))
+                 for s in card.data.inputs]
+    verdicts = []
+    for o in card.data.outputs:
+        reference = card.data.environments[env].laws[o.name]
+        verdict = strict_match(predictor[o.name], reference, variables,
+                               rel_tol=max(o.tol_rel, 1e-9), timeout=timeout)
+        per_output[o.name].strict = verdict.strict
+        per_output[o.name].strict_reason = verdict.reason
+        verdicts.append((o.name, verdict))
+    if any(v.strict is False for _, v in verdicts):
+        name, v = next((n, v) for n, v in verdicts if v.strict is False)
+        return False, f"{name}: {v.reason}"
+    if any(v.strict is None for _, v in verdicts):
+        name, v = next((n, v) for n, v in verdicts if v.strict is None)
+        return None, f"{name}: {v.reason}"
+    return True, "; ".join(f"{n}: {v.reason}" for n, v in verdicts)
