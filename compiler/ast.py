@@ -255,6 +255,14 @@ class Card:
     statements: tuple[Statement, ...] = field(default=())
 
 
+def _span_at(tok: Token, raw: str, index: int) -> Span:
+    """The span of two characters (an escape) at `index` in a token's text."""
+    before = raw[:index]
+    line = tok.line + before.count("\n")
+    column = (index - before.rfind("\n")) if "\n" in before else tok.column + index
+    return Span(line, column, line, column + 2)
+
+
 # ---- building ------------------------------------------------------------------
 
 _ESCAPE = re.compile(r"\\(.)", re.S)
@@ -275,13 +283,20 @@ class _Builder:
         else:
             body = raw[1:-1]
 
+        offset = 3 if raw.startswith('"""') else 1
+
         def unescape(m: re.Match) -> str:
             ch = m.group(1)
             if ch in '"\\':
                 return ch
-            self.report.bad_escape(Span.of(tok), "\\" + ch)
+            self.report.bad_escape(_span_at(tok, raw, offset + m.start()), "\\" + ch)
             return ch
 
+        if raw.startswith('"""'):
+            # dedenting moved the text: find escapes in the raw token instead
+            for m in _ESCAPE.finditer(raw[3:-3]):
+                unescape(m)
+            return _ESCAPE.sub(lambda m: m.group(1), body)
         return _ESCAPE.sub(unescape, body)
 
     def literal(self, tree: Tree, percent: bool = False) -> Literal:

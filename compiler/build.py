@@ -15,6 +15,8 @@ simulator stays valid.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import tempfile
@@ -38,12 +40,30 @@ SETTINGS = ("identification", "discovery")
 ENVIRONMENTS = ("original", "counterfactual")
 
 
+@functools.lru_cache(maxsize=1)
 def _compiler_version() -> str:
+    """The package version plus a fingerprint of everything that shapes the
+    artifacts (compiler, grammar, simulator runtime): a cached card built by
+    other code is rebuilt even when the version number did not move."""
     from importlib.metadata import PackageNotFoundError, version
     try:
-        return version("scigame")
+        base = version("scigame")
     except PackageNotFoundError:
-        return "0.0.0+source"
+        base = "0.0.0+source"
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    sources = sorted(here.glob("*.py")) + [here.parent / "simrt.py"]
+    try:
+        from importlib import resources
+        grammar = resources.files("scigame.grammar")
+        sources += [Path(str(grammar.joinpath("sci.lark")))]
+    except (ImportError, FileNotFoundError):
+        pass
+    for f in sources:
+        if f.exists():
+            digest.update(f.name.encode())
+            digest.update(f.read_bytes())
+    return f"{base}+{digest.hexdigest()[:12]}"
 
 
 @dataclass
@@ -187,7 +207,6 @@ def build_card(card: CheckedCard, out_dir: Path, force: bool = False) -> tuple[s
 
 
 def source_hash(text: str) -> str:
-    import hashlib
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

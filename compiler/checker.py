@@ -48,11 +48,21 @@ KEYWORDS = frozenset("""
     threshold max_steps""".split())
 _SINGLETONS = ("collection", "field", "source", "doi", "published", "preprint", "background")
 COLLECTIONS = ("historical", "temporal")
+#: Sizes beyond these are typos, and would only exhaust memory at compile time.
+MAX_EVALUATION = 100_000
+MAX_DESIGN = 10_000
+MAX_SEED = 2**63 - 1
 DESIGN_METHODS = ("sobol", "grid", "random")
 
 
 def _suggest(name: str, options) -> list[str]:
-    return difflib.get_close_matches(name, sorted(options), n=1, cutoff=0.6)
+    """The closest option, ignoring case (`g` finds `G`)."""
+    options = sorted(options)
+    exact_case = [o for o in options if o.lower() == name.lower() and o != name]
+    if exact_case:
+        return exact_case[:1]
+    lowered = {o.lower(): o for o in options}
+    return [lowered[m] for m in difflib.get_close_matches(name.lower(), sorted(lowered), n=1, cutoff=0.6)]
 
 
 def _num(value: float) -> str:
@@ -439,30 +449,32 @@ class _Checker:
                 self.report.coarse_resolution(out.resolution.span, out.name, out.resolution.text,
                                               out.tol_abs.text)
 
-    def whole(self, lit: Optional[A.Literal], what: str, minimum: int) -> Optional[int]:
+    def whole(self, lit: Optional[A.Literal], what: str, minimum: int,
+              maximum: Optional[int] = None) -> Optional[int]:
         if lit is None:
             return None
         if lit.value != int(lit.value):
             self.report.not_whole(lit.span, what, lit.text)
             return None
-        if lit.value < minimum:
-            self.report.out_of_range(lit.span, what, lit.text, f"at least {minimum}")
+        if lit.value < minimum or (maximum is not None and lit.value > maximum):
+            allowed = f"at least {minimum}" if maximum is None else f"between {minimum} and {maximum}"
+            self.report.out_of_range(lit.span, what, lit.text, allowed)
             return None
         return int(lit.value)
 
     def check_settings(self) -> None:
         d = self.design
         if isinstance(d, A.DesignGenerated):
-            self.whole(d.count, "the design size", 1)
-            self.whole(d.seed, "the seed", 0)
+            self.whole(d.count, "the design size", 1, MAX_DESIGN)
+            self.whole(d.seed, "the seed", 0, MAX_SEED)
             if d.method not in DESIGN_METHODS:
                 self.report.bad_choice(d.method_span, "design method", d.method, DESIGN_METHODS,
                                        (_suggest(d.method, DESIGN_METHODS) or [None])[0])
         elif isinstance(d, A.DesignExplicit):
             self.check_explicit_design(d)
         if self.evaluation is not None:
-            self.whole(self.evaluation.count, "the evaluation size", 1)
-            self.whole(self.evaluation.seed, "the seed", 0)
+            self.whole(self.evaluation.count, "the evaluation size", 1, MAX_EVALUATION)
+            self.whole(self.evaluation.seed, "the seed", 0, MAX_SEED)
         if self.identification is not None and self.identification.value not in ("yes", "no"):
             self.report.bad_choice(self.identification.value_span, "value for `interpolate`",
                                    self.identification.value, ("yes", "no"))
@@ -504,11 +516,12 @@ class _Checker:
                          {k: v for k, v in self.laws.items()})
 
     def let_order(self, env: _EnvState, report: Reporter) -> list[str]:
-        """Lets in dependency order; a cycle is reported once and its lets dropped."""
+        """Lets in dependency order. A cycle is reported once; its lets, and
+        lets that depend on them, are left out (they stay untyped)."""
         deps = {name: {n for n in _names(let.expr) if n in env.lets} for name, let in env.lets.items()}
         order: list[str] = []
-        state: dict[str, int] = {}
-
+        state: dict[str, int] = {}  # 1 on the current path, 2 done
+        cyclic: set[str] = set()
         for root in sorted(env.lets, key=lambda n: (env.lets[n].span.line, env.lets[n].span.column)):
             if state.get(root):
                 continue
@@ -526,12 +539,16 @@ class _Checker:
                 elif state.get(nxt) == 1:
                     cyc = path[path.index(nxt):] + [nxt]
                     report.cycle(env.lets[nxt].name_span, cyc)
-                    state[nxt] = 3  # poisoned: reported
+                    cyclic.update(cyc)
                 elif not state.get(nxt):
                     state[nxt] = 1
                     path.append(nxt)
                     stack.append((nxt, iter(sorted(deps[nxt]))))
-        return [n for n in order if state.get(n) == 2]
+        tainted = set(cyclic)
+        for name in order:  # dependency order: a let that uses a tainted one is tainted
+            if deps[name] & tainted:
+                tainted.add(name)
+        return [n for n in order if n not in tainted]
 
     def type_environment(self, env: _EnvState, report: Reporter,
                          solve: bool = False) -> tuple[dict[str, TExpr], dict[str, TExpr], _Typer]:
@@ -572,10 +589,11 @@ class _Checker:
         for c in self.constraints:
             left, right = typer.expr(c.left), typer.expr(c.right)
             for side in (c.left, c.right):
-                for n in sorted(_names(side)):
-                    sym = self.symbols.get(n)
+                for node in _walk(side):
+                    sym = self.symbols.get(node.name) if isinstance(node, A.Name) else None
                     if sym is not None and sym.kind == "let":
-                        self.report.wrong_kind(c.span, n, "a let", "a constraint may use inputs and params only",
+                        self.report.wrong_kind(node.span, node.name, "a let",
+                                               "a constraint may use inputs and params only",
                                                "write the let's expression out in the constraint")
             typer.same(left.dim, right.dim, "constraint",
                        lambda c=c, left=left, right=right: self.report.mismatch(
@@ -690,8 +708,9 @@ class _Checker:
                 env.param_dims[name] = None
                 continue
             env.param_dims[name] = solved[name]
-            before = format_si_unit(old[name]) if old[name] is not None else "?"
-            self.report.rebalanced(m.span, name, before, format_si_unit(solved[name]))
+            if solved[name] != old[name]:
+                before = format_si_unit(old[name]) if old[name] is not None else "?"
+                self.report.rebalanced(m.span, name, before, format_si_unit(solved[name]))
 
     def _merge_counterfactual_report(self, cf_report: Reporter, env: _EnvState,
                                      changed_by: dict, rebalanced: dict) -> None:
@@ -705,7 +724,7 @@ class _Checker:
             if d.code in ("E402", "E403") and not self._in_counterfactual_block(d.span):
                 culprit = self._culprit(d.span, env, changed_by)
                 if culprit is not None:
-                    hint = self._rebalance_hint(env, rebalanced, d)
+                    hint = self._rebalance_hint(env, rebalanced, exclude={culprit.name})
                     hints = ([f"add `rebalance {hint}` to the counterfactual block so `{hint}` takes "
                               "the unit that balances the law"] if hint else []) + list(d.hints)
                     mtext = _mutation_text(culprit)
@@ -745,10 +764,13 @@ class _Checker:
         hits = [m for p, m in changed_by.items() if p in reached and isinstance(m, A.SetMutation)]
         return max(hits, key=lambda m: (m.span.line, m.span.column)) if hits else None
 
-    def _rebalance_hint(self, env: _EnvState, rebalanced: dict, diag) -> Optional[str]:
-        """A param whose rebalancing would make every law balance, if one exists."""
+    def _rebalance_hint(self, env: _EnvState, rebalanced: dict, exclude: set[str]) -> Optional[str]:
+        """A param whose rebalancing would make every law balance, if one
+        exists (never the param the culprit mutation changed: rebalancing it
+        would undo that change)."""
         candidates = [p.name for p in self.params
-                      if p.name not in rebalanced and env.param_dims.get(p.name) is not None
+                      if p.name not in rebalanced and p.name not in exclude
+                      and env.param_dims.get(p.name) is not None
                       and not env.param_dims[p.name].dimensionless]
         for name in candidates:
             trial = _EnvState(env.name, env.label, dict(env.param_values), dict(env.param_dims),

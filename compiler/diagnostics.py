@@ -260,7 +260,7 @@ class Reporter:
         return self.error(
             "E405", span,
             f"the base has dimension {describe_dim(base_dim)}, so its exponent must be a "
-            "constant (numbers and params only)",
+            "constant (numbers, params, and lets made of them)",
             notes=[env_note] if env_note else [],
             hints=["make the base dimensionless, e.g. `(x / x0)^k` with a param `x0`"])
 
@@ -307,8 +307,10 @@ class Reporter:
     @_kind("E503", "non-positive tolerance")
     def bad_tolerance(self, span: Span, name: str, which: str, got: str):
         need = "positive" if which == "abs" else "zero or positive"
+        hint = ("the error e = |ĝ-g| / (abs + rel·|g|) needs abs > 0 to be defined where g = 0"
+                if which == "abs" else "rel is a fraction of |g|, e.g. `1%` or `0.01`; `0` for none")
         return self.error("E503", span, f"output `{name}`: the {which} tolerance must be {need}, got `{got}`",
-                          hints=["the error e = |ĝ-g| / (abs + rel·|g|) needs abs > 0 to be defined at g = 0"])
+                          hints=[hint])
 
     @_kind("E504", "repeated value in a discrete domain")
     def repeated_value(self, span: Span, name: str, value: str):
@@ -321,10 +323,11 @@ class Reporter:
 
     @_kind("E506", "law for something that is not an output")
     def stray_law(self, span: Span, name: str, kind: str | None, suggestions: Sequence[str] = ()):
-        what = f"`{name}` is {kind}" if kind else f"`{name}` is not declared"
+        message = (f"`law {name}`: `{name}` is {kind}, not an output" if kind
+                   else f"`law {name}`: there is no output named `{name}`")
         hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else []
         hints.append(f"declare it: `output {name} [UNIT] tolerance abs A rel L`")
-        return self.error("E506", span, f"a law for `{name}`, but {what}, not an output", hints=hints)
+        return self.error("E506", span, message, hints=hints)
 
     @_kind("E507", "more than one law for an output")
     def second_law(self, span: Span, name: str, first: Span):
@@ -374,7 +377,7 @@ class Reporter:
 
     @_kind("E702", "constraints exclude the domain")
     def constraints_exclude_domain(self, span: Span, why: str):
-        return self.error("E702", span, f"no experiments are possible: {why}",
+        return self.error("E702", span, f"the constraints leave (almost) no legal experiments: {why}; this one rejects the most",
                           hints=["check the direction of each constraint's comparison"])
 
     # -- warnings ---------------------------------------------------------------

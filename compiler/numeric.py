@@ -12,7 +12,7 @@ import numpy as np
 
 from .diagnostics import Reporter
 from .model import CheckedCard
-from .sampling import SamplingError, constraint_mask, evaluation_set
+from .sampling import SamplingError, from_unit, holds, constraint_mask, evaluation_set
 
 #: Random probe points per card, on top of the evaluation set and the corners.
 _PROBES = 2048
@@ -26,22 +26,25 @@ def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
         corner_values.append(s.values if s.kind == "set" else
                              (float(math.ceil(s.lo)), float(math.floor(s.hi))) if s.kind == "integer"
                              else (s.lo, s.hi))
-    corners = list(itertools.product(*corner_values))[:4096]
+    corners = list(itertools.islice(itertools.product(*corner_values), 4096))
     rng = np.random.default_rng(12345)
     out = {}
     for i, s in enumerate(card.inputs):
-        u = rng.random(_PROBES)
-        if s.kind == "set":
-            rnd = np.asarray(s.values)[np.minimum((u * len(s.values)).astype(int), len(s.values) - 1)]
-        elif s.kind == "integer":
-            rnd = np.floor(math.ceil(s.lo) + u * (math.floor(s.hi) - math.ceil(s.lo) + 1))
-        elif s.kind == "log":
-            rnd = np.exp(math.log(s.lo) + u * (math.log(s.hi) - math.log(s.lo)))
-        else:
-            rnd = s.lo + u * (s.hi - s.lo)
+        rnd = from_unit(s, rng.random(_PROBES))
         out[s.name] = np.concatenate([ev[s.name], [c[i] for c in corners], rnd]).astype(float)
     mask = constraint_mask(card, out)
     return {k: v[mask] for k, v in out.items()}
+
+
+def _most_restrictive(card: CheckedCard):
+    """The span of the constraint that rejects the most random points."""
+    rng = np.random.default_rng(7)
+    pts = {s.name: from_unit(s, rng.random(4096)) for s in card.inputs}
+    values = {s.name: pts[s.name] * s.unit.si_factor for s in card.inputs}
+    values.update({n: p.value for n, p in card.original.params.items()})
+    with np.errstate(all="ignore"):
+        rates = [(float(np.mean(holds(c, values))), i) for i, c in enumerate(card.constraints)]
+    return card.constraints[min(rates)[1]].span
 
 
 def _point_text(card: CheckedCard, points, i: int) -> str:
@@ -53,9 +56,10 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
     try:
         probes = _probe_points(card)
     except SamplingError as exc:
-        report.constraints_exclude_domain(card.inputs[0].span, str(exc))
+        report.constraints_exclude_domain(_most_restrictive(card), str(exc))
         return
     defined = True
+    reported: set = set()
     for env in (card.original, card.counterfactual):
         values = env.evaluate(card, probes)
         for out in card.outputs:
@@ -66,6 +70,9 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                 i = bad[0]
                 why = "undefined (not a real number)" if np.isnan(v[i]) else "infinite"
                 span = card.law_spans[(env.name, out.name)]
+                if span in reported:  # the same law in both worlds: say it once
+                    continue
+                reported.add(span)
                 report.undefined_law(span, out.name, env.name, why, _point_text(card, probes, i))
     if not defined:
         return

@@ -18,7 +18,7 @@ class SamplingError(ValueError):
     """The constraints leave (almost) nothing of the domain."""
 
 
-def _from_unit(spec: InputModel, u: np.ndarray) -> np.ndarray:
+def from_unit(spec: InputModel, u: np.ndarray) -> np.ndarray:
     """Map uniform numbers in [0, 1) to an input's domain (declared units)."""
     if spec.kind == "range":
         return spec.lo + u * (spec.hi - spec.lo)
@@ -42,11 +42,11 @@ def constraint_mask(card: CheckedCard, points: dict[str, np.ndarray]) -> np.ndar
     values.update({name: p.value for name, p in card.original.params.items()})
     with np.errstate(all="ignore"):
         for c in card.constraints:
-            ok &= _holds(c, values)
+            ok &= holds(c, values)
     return ok
 
 
-def _holds(c: ConstraintModel, values) -> np.ndarray:
+def holds(c: ConstraintModel, values) -> np.ndarray:
     left, right = evaluate(c.left, values), evaluate(c.right, values)
     return {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}[c.op](left, right)
 
@@ -60,11 +60,11 @@ def _draw(card: CheckedCard, size: int, unit_sampler: Callable[[int], np.ndarray
     while have < size:
         batch = max(2 * (size - have), 64)
         if drawn > 1000 * size + 10000:
-            raise SamplingError(f"the constraints reject almost all of the domain: {have} of "
-                                f"{drawn} random points satisfied them while drawing the {what}")
+            raise SamplingError(f"only {have} of {drawn} random points of the domain satisfy the "
+                                f"constraints (drawing the {what})")
         u = unit_sampler(batch)
         drawn += batch
-        pts = {s.name: _from_unit(s, u[:, i]) for i, s in enumerate(card.inputs)}
+        pts = {s.name: from_unit(s, u[:, i]) for i, s in enumerate(card.inputs)}
         mask = constraint_mask(card, pts)
         take = np.flatnonzero(mask)[: size - have]
         for n in names:
@@ -105,7 +105,7 @@ def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
     k = max(1, math.ceil(size ** (1.0 / d)))
     levels = (np.arange(k) + 0.5) / k
     mesh = np.stack(np.meshgrid(*([levels] * d), indexing="ij"), -1).reshape(-1, d)
-    pts = {s.name: _from_unit(s, mesh[:, i]) for i, s in enumerate(card.inputs)}
+    pts = {s.name: from_unit(s, mesh[:, i]) for i, s in enumerate(card.inputs)}
     mask = constraint_mask(card, pts)
     idx = np.flatnonzero(mask)
     if len(idx) == 0:

@@ -33,7 +33,8 @@ class SourceText:
     text: str
 
     def line(self, number: int) -> str:
-        lines = self.text.splitlines()
+        # lines end at "\n" only, as Lark counts them (not at \f, \r, U+2028 ...)
+        lines = [t.rstrip("\r") for t in self.text.split("\n")]
         if 1 <= number <= len(lines):
             return lines[number - 1]
         return ""

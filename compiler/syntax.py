@@ -72,6 +72,17 @@ def _terminal_word(name: str) -> str:
     return name.lower()
 
 
+def _keyword_terminals() -> dict[str, str]:
+    """Keyword text -> terminal name, for the words that start statements."""
+    return {t.pattern.value: t.name for t in parser().terminals
+            if t.pattern.type == "str" and t.pattern.value.isidentifier()}
+
+
+_STATEMENT_KEYWORDS = frozenset("""
+    collection field source doi published preprint background conditions input output param let
+    law constraint counterfactual fixed evaluation identification adaptive set scale rebalance""".split())
+
+
 def describe_expected(expected: set[str]) -> str:
     """Turn a set of terminal names into words: "a name or `{`"."""
     words = []
@@ -79,26 +90,43 @@ def describe_expected(expected: set[str]) -> str:
     if _EXPRESSION_START <= names:
         words.append("an expression")
         names -= _EXPRESSION_START
+    statement_words = {_terminal_word(n) for n in names} & {f"`{k}`" for k in _STATEMENT_KEYWORDS}
+    if len(statement_words) > 3:
+        words.append("a statement")
+        names = {n for n in names if _terminal_word(n) not in statement_words}
     words.extend(sorted({_terminal_word(n) for n in names}))
     if not words:
         return "nothing"
-    if len(words) > 6:
-        words = words[:6] + ["..."]
+    if len(words) > 8:
+        words = words[:7] + [f"{len(words) - 7} more"]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _previous_text(exc: UnexpectedInput) -> str:
+def _stack_tokens(exc: UnexpectedInput) -> list[Token]:
+    """The last tokens the parser shifted, oldest first."""
     ip = getattr(exc, "interactive_parser", None)
     stack = getattr(getattr(ip, "parser_state", None), "value_stack", None) if ip else None
-    if stack:
-        last = stack[-1]
-        if isinstance(last, Token):
-            return str(last)
-        if isinstance(last, Tree):
-            tokens = list(last.scan_values(lambda v: isinstance(v, Token)))
+    out: list[Token] = []
+    for item in (stack or [])[-3:]:
+        if isinstance(item, Token):
+            out.append(item)
+        elif isinstance(item, Tree):
+            tokens = list(item.scan_values(lambda v: isinstance(v, Token)))
             if tokens:
-                return str(tokens[-1])
-    return ""
+                out.append(tokens[-1])
+    return out
+
+
+def _expected(exc: UnexpectedInput) -> set[str]:
+    """What the parser would really accept here: `accepts()` simulates the
+    reductions, so LALR's merged states do not widen the list."""
+    ip = getattr(exc, "interactive_parser", None)
+    if ip is not None:
+        try:
+            return set(ip.accepts())
+        except Exception:  # fall back to the state's raw expectations
+            pass
+    return set(getattr(exc, "expected", None) or ())
 
 
 def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
@@ -109,6 +137,8 @@ def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Repor
         hint = []
         if char == "'":
             hint.append('strings use double quotes: "..."')
+        elif char == '"':
+            hint.append('this string is not closed on its line; use """...""" for text over several lines')
         elif char in "[]":
             hint.append("units are written right after a name or number, e.g. `9.81 [m/s^2]`")
         report.syntax(span, f"unexpected character `{char}`", hints=hint)
@@ -116,26 +146,98 @@ def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Repor
     token = getattr(exc, "token", None)
     at_end = token is None or token.type == "$END"
     if at_end:
-        lines = source.text.splitlines() or [""]
-        line, column = len(lines), len(lines[-1]) + 1
+        lines = source.text.split("\n")  # as Lark counts lines
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+        line, column = len(lines), len(lines[-1].rstrip("\r")) + 1
         span = Span(line, column, line, column + 1)
         found = "the end of the file"
     else:
         span = Span(token.line, token.column, token.end_line or token.line,
                     token.end_column or token.column + 1)
         found = f"`{token}`"
-    expected = set(getattr(exc, "expected", None) or getattr(exc, "accepts", None) or ())
-    prev = _previous_text(exc)
-    message = _catalogue_message(source, exc)
+    expected = _expected(exc)
+    shifted = _stack_tokens(exc)
+    prev = str(shifted[-1]) if shifted else ""
+    hints = [f"found {found}; expected {describe_expected(expected)}"]
+    # A keyword read as a name because an expression was still open:
+    # `law F = a /` followed by `counterfactual "..." {`.
+    if shifted and shifted[-1].type == "NAME" and str(shifted[-1]) in _STATEMENT_KEYWORDS:
+        kw = shifted[-1]
+        before = _text_before(source, kw)
+        if before and before[-1] in "+-*/^=(,<>":
+            report.syntax(Span(kw.line, kw.column, kw.end_line, kw.end_column),
+                          f"expected an expression after `{before[-1]}`",
+                          hints=[f"`{kw}` starts the next statement, so the expression before it "
+                                 "is unfinished"])
+            return
+    if at_end and "RBRACE" in expected:
+        report.syntax(span, "the card is not closed: a `}` is missing at the end",
+                      hints=[f"found the end of the file; expected {describe_expected(expected)}"])
+        return
+    # A statement that lost its keyword: `F = a * b`
+    if (not at_end and token.type == "NAME" and "RBRACE" in expected
+            and (expected & set(_keyword_terminals().values()))):
+        following = _next_char(source, token)
+        hint = ([f"did you mean `law {token} = ...` or `let {token} = ...`?"] if following == "="
+                else ["every statement starts with a keyword such as `input`, `output`, `param`, "
+                      "`let` or `law`"])
+        report.syntax(span, f"expected a statement, found the name `{token}`", hints=hint)
+        return
+    message = _catalogue_message(exc)
     if message:
         message = message.replace("{prev}", prev or "this")
     else:
         message = f"expected {describe_expected(expected)}" + (f" after `{prev}`" if prev else "")
-    report.syntax(span, message, hints=[f"found {found}; expected {describe_expected(expected)}"])
+    report.syntax(span, message, hints=hints)
 
 
-def _catalogue_message(source: SourceText, exc: UnexpectedInput) -> str | None:
-    try:
-        return exc.match_examples(parser().parse, _catalogue(), use_accepts=True)
-    except Exception:  # a catalogue problem must never hide the real error
+_OPERATOR_TOKENS = {"STAR", "SLASH", "PLUS", "MINUS", "CIRCUMFLEX", "EQUAL", "LPAR", "COMMA", "COMPARE"}
+
+
+def _text_before(source: SourceText, token: Token) -> str:
+    """The card text before a token, without trailing blanks and comments."""
+    lines = source.text[:token.start_pos].split("\n")
+    while lines:
+        last = lines[-1].split("#", 1)[0].rstrip()
+        if last:
+            return "\n".join(lines[:-1] + [last])
+        lines.pop()
+    return ""
+
+
+def _next_char(source: SourceText, token: Token) -> str:
+    rest = source.text[token.end_pos:] if token.end_pos is not None else ""
+    rest = rest.lstrip()
+    return rest[:1]
+
+
+@functools.lru_cache(maxsize=1)
+def _catalogue_index() -> tuple[dict, dict]:
+    """Parse every catalogue fragment once and index its failure by parser
+    state and the set of tokens acceptable there (and by the failing token,
+    for an exact match). Only the state on top of the stack is compared, so
+    a fragment written as a card's first statement also matches the same
+    mistake further down; comparing what is acceptable keeps LALR's merged
+    states from matching a mistake made in another context."""
+    exact: dict[tuple, str] = {}
+    by_state: dict[tuple, set[str]] = {}
+    for message, fragments in _catalogue().items():
+        for text in fragments:
+            try:
+                parser().parse(text)
+            except UnexpectedToken as ut:
+                key = (ut.state.position, frozenset(_expected(ut)))
+                exact.setdefault(key + (ut.token.type,), message)
+                by_state.setdefault(key, set()).add(message)
+            except UnexpectedInput:
+                continue
+    return exact, {k: next(iter(v)) for k, v in by_state.items() if len(v) == 1}
+
+
+def _catalogue_message(exc: UnexpectedInput) -> str | None:
+    if not isinstance(exc, UnexpectedToken) or exc.state is None:
         return None
+    exact, by_state = _catalogue_index()
+    key = (exc.state.position, frozenset(_expected(exc)))
+    return exact.get(key + (exc.token.type,)) or by_state.get(key)

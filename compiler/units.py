@@ -86,7 +86,9 @@ DIMENSIONLESS = Dim()
 def _exp_text(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
-    return f"({value.numerator}/{value.denominator})"
+    if value.denominator <= 1000:
+        return f"({value.numerator}/{value.denominator})"
+    return f"{float(value):.6g}"  # an irrational exponent such as pi, as a decimal
 
 
 def _ordered(dim: Dim, order: Iterable[str]) -> list[tuple[str, Fraction]]:

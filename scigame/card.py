@@ -159,7 +159,10 @@ def load_card(path: str | Path, cache_dir: str | Path | None = None) -> Compiled
     from .compiler.build import compile_path
     from .compiler.diagnostics import render
 
-    result = compile_path(p, Path(cache_dir) if cache_dir else default_cache_dir())
+    # one cache folder per card file, so two cards that share a name do not evict each other
+    import hashlib
+    key = hashlib.sha256(str(p.resolve()).encode("utf-8")).hexdigest()[:12]
+    result = compile_path(p, (Path(cache_dir) if cache_dir else default_cache_dir()) / key)
     if result.status == "failed":
         from .compiler.source import SourceText
         try:

@@ -83,7 +83,7 @@ def lint(paths, fmt, notes, color):
         use_color = sys.stdout.isatty() if color is None else color
         by_path = {r.source.path: r.source for r in results}
         for d in diagnostics:
-            click.echo(render(d, by_path.get(d.path), color=use_color))
+            click.echo(render(d, by_path.get(d.path), color=use_color), color=use_color)
             click.echo()
         failed = sum(1 for r in results if not r.ok)
         click.echo(f"checked {len(results)} card{'s' if len(results) != 1 else ''}: "

@@ -1,0 +1,637 @@
+"""Is a predictor the law? The symbolic half of the **strict** success rule.
+
+A predictor tree is strictly successful only if it *is* the environment's law:
+algebraically equivalent to it (trigonometric and logarithmic identities
+included) with every numeric constant equal to the law's within the output's
+relative tolerance. A polynomial that fits the domain is not the law, nor is
+the law plus a tiny extra term, nor the law with a wrong exponent.
+
+`strict_match` decides this in two stages:
+
+1. **Numeric pre-check** (in this process, milliseconds): both trees are
+   evaluated with numpy at random points of the input domain. A candidate
+   that differs from the law by more than twice the tolerance anywhere is
+   rejected at once, with the point in the reason. Passing proves nothing.
+2. **Symbolic check** (sympy, in a forked child killed at the time limit):
+   numbers become exact rationals, so that a true identity leaves no
+   floating-point residue; candidate constants within the tolerance of a law
+   constant are snapped onto it; then the two sides are compared
+   structurally (constants within the tolerance) as written, expanded and
+   simplified (ratios of polynomials through their canonical monic form,
+   min/max/abs/sign/step case by case), and `candidate - law` is
+   simplified. What survives decides:
+   a difference that is a constant fraction of the law within the tolerance
+   is a rounded constant; any other nonzero difference is not the law; a
+   difference that sympy cannot remove but that vanishes to 60 digits at the
+   sample points is an identity sympy could not prove, reported as undecided
+   (`strict=None`) rather than guessed.
+
+Symbols carry the domain as sympy assumptions (positive, integer, ...), so
+`sqrt(x**2) == x` and `log(a*b) == log(a) + log(b)` hold where the domain
+makes them true.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import sympy
+
+__all__ = [
+    "StrictVerdict",
+    "TreeError",
+    "Variable",
+    "equal_within",
+    "evaluate_tree",
+    "sample_domain",
+    "strict_match",
+    "symbols_for",
+    "tree_to_sympy",
+]
+
+
+@dataclass(frozen=True)
+class Variable:
+    """One input of the law: its name and domain, in the units the tree uses."""
+
+    name: str
+    lo: float
+    hi: float
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class StrictVerdict:
+    """Whether a candidate is the law; `strict` is None when undecided."""
+
+    strict: bool | None
+    reason: str
+
+
+class TreeError(ValueError):
+    """A predictor tree that is not well formed (unknown op, arity, variable)."""
+
+
+# ---------------------------------------------------------------------------
+# Trees
+# ---------------------------------------------------------------------------
+
+# op -> (min args, max args); None means unbounded.
+ARITY: dict[str, tuple[int, int | None]] = {
+    **{op: (2, None) for op in ("add", "mul", "min", "max")},
+    **{op: (2, 2) for op in ("sub", "div", "pow", "atan2")},
+    **{
+        op: (1, 1)
+        for op in (
+            "neg", "abs", "sqrt", "cbrt", "exp", "log", "log10", "sin", "cos",
+            "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "step",
+            "sign", "round",
+        )
+    },
+}
+
+
+def _fold_tree(tree: Any, number: Callable[[float], Any], var: Callable[[str], Any],
+               apply: Callable[[str, list], Any]) -> Any:
+    """Fold a tree bottom-up without recursion.
+
+    `number` and `var` map leaves, `apply(op, args)` combines evaluated
+    children. Raises TreeError on anything that is not a well-formed tree.
+    """
+    # Post-order with an explicit stack: (node, children already pushed?).
+    stack: list[tuple[Any, bool]] = [(tree, False)]
+    values: list[Any] = []
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            n = len(node["args"])
+            args = values[len(values) - n:]
+            del values[len(values) - n:]
+            values.append(apply(node["op"], args))
+            continue
+        if isinstance(node, bool):
+            raise TreeError("a boolean is not a number")
+        if isinstance(node, (int, float)):
+            if not math.isfinite(node):
+                raise TreeError(f"number {node!r} is not finite")
+            values.append(number(node))
+        elif isinstance(node, dict) and set(node) == {"var"}:
+            if not isinstance(node["var"], str):
+                raise TreeError(f"variable name {node['var']!r} is not a string")
+            values.append(var(node["var"]))
+        elif isinstance(node, dict) and set(node) == {"op", "args"}:
+            op, args = node["op"], node["args"]
+            if op not in ARITY:
+                raise TreeError(f"unknown op {op!r}")
+            if not isinstance(args, list):
+                raise TreeError(f"args of {op!r} is not a list")
+            lo, hi = ARITY[op]
+            if len(args) < lo or (hi is not None and len(args) > hi):
+                raise TreeError(f"{op!r} takes {lo if lo == hi else f'{lo} or more'} "
+                                f"args, got {len(args)}")
+            stack.append((node, True))
+            # Reversed so the first argument is evaluated (and stacked) first.
+            stack.extend((a, False) for a in reversed(args))
+        else:
+            raise TreeError(f"not a tree node: {str(node)[:60]}")
+    return values[0]
+
+
+# -- numpy semantics ---------------------------------------------------------
+
+def _np_step(x):
+    return np.where(x > 0, 1.0, 0.0)
+
+
+_NUMPY_OPS: dict[str, Callable] = {
+    "add": lambda *a: sum(a[1:], a[0]),
+    "mul": lambda *a: math.prod(a[1:], start=a[0]),
+    "min": lambda *a: np.minimum.reduce(np.broadcast_arrays(*a)),
+    "max": lambda *a: np.maximum.reduce(np.broadcast_arrays(*a)),
+    "sub": np.subtract, "div": np.divide, "pow": np.power, "atan2": np.arctan2,
+    "neg": np.negative, "abs": np.abs, "sqrt": np.sqrt, "cbrt": np.cbrt,
+    "exp": np.exp, "log": np.log, "log10": np.log10, "sin": np.sin,
+    "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
+    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
+    "step": _np_step, "sign": np.sign, "round": np.round,  # np.round: half to even
+}
+
+
+def evaluate_tree(tree: Any, values: dict[str, np.ndarray]) -> np.ndarray:
+    """Evaluate a tree with numpy on arrays of input values (float64).
+
+    Invalid operations give NaN or ±inf rather than raising; callers decide.
+    """
+    def var(name: str) -> np.ndarray:
+        if name not in values:
+            raise TreeError(f"unknown variable {name!r}")
+        return np.asarray(values[name], dtype=float)
+
+    with np.errstate(all="ignore"):
+        result = _fold_tree(tree, lambda v: np.float64(v), var,
+                            lambda op, args: _NUMPY_OPS[op](*args))
+    shape = np.broadcast_shapes(*(np.shape(v) for v in values.values())) if values else ()
+    return np.broadcast_to(np.asarray(result, dtype=float), shape)
+
+
+# -- sympy semantics ---------------------------------------------------------
+
+class RoundHalfEven(sympy.Function):
+    """`round`: nearest integer, ties to even (Python's and numpy's rule)."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, x):
+        if x.is_integer:
+            return x
+        if x.is_Rational:
+            return sympy.Integer(round(Fraction(int(x.p), int(x.q))))
+        if x.is_Float:
+            return sympy.Integer(round(float(x)))
+        return None
+
+    def _eval_evalf(self, prec):
+        value = self.args[0].evalf(prec)
+        if value.is_Number:
+            return sympy.Float(round(sympy.Rational(value)), prec)
+        return None
+
+    def _eval_is_integer(self):
+        return self.args[0].is_real
+
+    def _sympystr(self, printer):
+        return f"round({printer._print(self.args[0])})"
+
+
+def _real_cbrt(x: sympy.Expr) -> sympy.Expr:
+    """The real cube root (sympy's `cbrt` is the principal, complex, one)."""
+    if x.is_nonnegative:
+        return sympy.root(x, 3)
+    return sympy.sign(x) * sympy.root(sympy.Abs(x), 3)
+
+
+_SYMPY_OPS: dict[str, Callable] = {
+    "add": sympy.Add, "mul": sympy.Mul, "min": sympy.Min, "max": sympy.Max,
+    "sub": lambda a, b: a - b, "div": lambda a, b: a / b,
+    "pow": lambda a, b: a ** b, "atan2": sympy.atan2,
+    "neg": lambda a: -a, "abs": sympy.Abs, "sqrt": sympy.sqrt, "cbrt": _real_cbrt,
+    "exp": sympy.exp, "log": sympy.log, "log10": lambda a: sympy.log(a, 10),
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
+    "acos": sympy.acos, "atan": sympy.atan, "sinh": sympy.sinh,
+    "cosh": sympy.cosh, "tanh": sympy.tanh,
+    "step": lambda a: sympy.Heaviside(a, 0), "sign": sympy.sign,
+    "round": RoundHalfEven,
+}
+
+# Floats this close (relative) to a fraction with a small denominator are
+# taken to mean that fraction: 0.5 is 1/2, 2.0 is 2, 0.3333333333333333 is 1/3.
+_NICE_DENOMINATOR = 1000
+_NICE_REL = 1e-12
+
+
+def _exact_number(value: float) -> sympy.Rational:
+    """A JSON number as an exact sympy Rational, preferring simple fractions."""
+    exact = Fraction(value)
+    nice = exact.limit_denominator(_NICE_DENOMINATOR)
+    if abs(exact - nice) <= _NICE_REL * abs(exact):
+        exact = nice
+    return sympy.Rational(exact.numerator, exact.denominator)
+
+
+def tree_to_sympy(tree: Any, symbols: dict[str, sympy.Symbol], *,
+                  exact: bool = False) -> sympy.Expr:
+    """Convert a predictor tree to a sympy expression over `symbols`.
+
+    Numbers become sympy Floats (integers stay Integers), or, with
+    `exact=True`, exact Rationals: simple fractions where the float is one
+    (within 1e-12), otherwise the float's exact binary value. Raises
+    TreeError for a malformed tree or a variable missing from `symbols`.
+    """
+    def number(v: float) -> sympy.Expr:
+        if exact:
+            return _exact_number(float(v))
+        return sympy.Integer(v) if isinstance(v, int) else sympy.Float(v)
+
+    def var(name: str) -> sympy.Symbol:
+        if name not in symbols:
+            raise TreeError(f"unknown variable {name!r}")
+        return symbols[name]
+
+    return _fold_tree(tree, number, var, lambda op, args: _SYMPY_OPS[op](*args))
+
+
+def symbols_for(variables: Sequence[Variable]) -> dict[str, sympy.Symbol]:
+    """Real sympy symbols whose assumptions encode each variable's domain."""
+    out: dict[str, sympy.Symbol] = {}
+    for v in variables:
+        facts: dict[str, bool] = {"real": True}
+        if v.lo > 0:
+            facts["positive"] = True
+        elif v.lo >= 0:
+            facts["nonnegative"] = True
+        if v.hi < 0:
+            facts["negative"] = True
+        elif v.hi <= 0:
+            facts["nonpositive"] = True
+        if v.integer:
+            facts["integer"] = True
+        out[v.name] = sympy.Symbol(v.name, **facts)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Stage 1: numeric pre-check
+# ---------------------------------------------------------------------------
+
+SAMPLE_POINTS = 64
+# The pre-check rejects only differences beyond this many tolerances, so that
+# constants rounded within the tolerance (whose effects can compound) are
+# left to the symbolic stage.
+_PRECHECK_SLACK = 2.0
+# Absolute floor, relative to the largest |law| seen: float rounding noise.
+_PRECHECK_FLOOR = 1e-12
+
+
+def sample_domain(variables: Sequence[Variable], n: int = SAMPLE_POINTS,
+                  seed: int = 0) -> dict[str, np.ndarray]:
+    """`n` reproducible random points of the domain, one array per variable.
+
+    Integer variables get integers. A positive domain spanning more than a
+    decade is sampled half uniformly and half log-uniformly, so that the
+    small end is not missed.
+    """
+    rng = np.random.default_rng(seed)
+    points: dict[str, np.ndarray] = {}
+    for v in variables:
+        if v.integer:
+            lo, hi = math.ceil(v.lo), math.floor(v.hi)
+            if lo > hi:
+                raise ValueError(f"{v.name}: no integer in [{v.lo}, {v.hi}]")
+            points[v.name] = rng.integers(lo, hi, endpoint=True, size=n).astype(float)
+            continue
+        x = rng.uniform(v.lo, v.hi, size=n)
+        if v.lo > 0 and v.hi > 10 * v.lo:
+            half = n // 2
+            x[:half] = np.exp(rng.uniform(math.log(v.lo), math.log(v.hi), size=half))
+        points[v.name] = x
+    return points
+
+
+def _format_point(points: dict[str, np.ndarray], i: int) -> str:
+    return ", ".join(f"{k}={points[k][i]:.4g}" for k in sorted(points))
+
+
+def _numeric_precheck(candidate: Any, reference: Any, points: dict[str, np.ndarray],
+                      rel_tol: float) -> str | None:
+    """Why the candidate is clearly not the law, or None if no sample shows it."""
+    law = evaluate_tree(reference, points)
+    got = evaluate_tree(candidate, points)
+    defined = np.isfinite(law)
+    if not defined.any():
+        return None
+    bad = defined & ~np.isfinite(got)
+    if bad.any():
+        i = int(np.argmax(bad))
+        return (f"is undefined at {_format_point(points, i)}, "
+                f"where the law is {law[i]:.4g}")
+    floor = _PRECHECK_FLOOR * float(np.max(np.abs(law[defined])))
+    with np.errstate(all="ignore"):
+        allowed = _PRECHECK_SLACK * rel_tol * np.abs(law) + floor
+        excess = np.where(defined, np.abs(got - law) - allowed, -np.inf)
+    i = int(np.argmax(excess))
+    if excess[i] > 0:
+        return (f"differs from the law at {_format_point(points, i)}: "
+                f"{got[i]:.4g} vs {law[i]:.4g}")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Stage 2: symbolic check
+# ---------------------------------------------------------------------------
+
+# Candidate numbers this simple are structure (exponents, halves), not
+# measured constants, and are never snapped onto a law constant.
+_STRUCTURAL = 12
+# A leftover difference smaller than this (relative to the law, evaluated with
+# _RESIDUE_DIGITS digits on exact constants) is numerically zero: most likely
+# an identity sympy missed, reported as undecided rather than guessed True.
+_RESIDUE_DIGITS = 60
+_RESIDUE_ZERO = 1e-40
+_RESIDUE_POINTS = 16
+
+
+def _is_constant(e: sympy.Expr) -> bool:
+    return not e.free_symbols
+
+
+def _value(e: sympy.Expr) -> complex | None:
+    """The numeric value of a constant expression, or None if not finite."""
+    try:
+        v = complex(e.evalf(30))
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v.real) and math.isfinite(v.imag) else None
+
+
+def _close(a: sympy.Expr, b: sympy.Expr, tol: float) -> bool:
+    """Constants equal within `tol` relative to the law's `b`."""
+    if a == b:
+        return True
+    va, vb = _value(a), _value(b)
+    if va is None or vb is None:
+        return False
+    return abs(va - vb) <= tol * abs(vb)
+
+
+def _match_all(xs: Sequence[sympy.Expr], ys: Sequence[sympy.Expr], tol: float) -> bool:
+    """Pair every x with a distinct y that it equals within `tol` (greedy)."""
+    if len(xs) != len(ys):
+        return False
+    free = list(ys)
+    for x in xs:
+        for j, y in enumerate(free):
+            if equal_within(x, y, tol):
+                del free[j]
+                break
+        else:
+            return False
+    return True
+
+
+_UNORDERED = (sympy.Add, sympy.Mul, sympy.Min, sympy.Max)
+
+
+def equal_within(a: sympy.Expr, b: sympy.Expr, tol: float) -> bool:
+    """Same expression tree, constants equal within `tol` (relative to `b`).
+
+    Symbol-free parts are compared as numbers, so `6.67e-11*m/r**2` equals
+    `6.674e-11*m/r**2` at tol 0.01 while `x + 1e-20` never equals `x`: a
+    term (or factor) on one side only is a structural difference.
+    """
+    if a == b:
+        return True
+    if _is_constant(a) or _is_constant(b):
+        return _is_constant(a) and _is_constant(b) and _close(a, b, tol)
+    for kind, as_add in ((sympy.Add, True), (sympy.Mul, False)):
+        if isinstance(a, kind) or isinstance(b, kind):
+            ka, ra = a.as_independent(*a.free_symbols, as_Add=as_add)
+            kb, rb = b.as_independent(*b.free_symbols, as_Add=as_add)
+            if not _close(ka, kb, tol):
+                return False
+            if isinstance(ra, kind) and isinstance(rb, kind):
+                return _match_all(ra.args, rb.args, tol)
+            if isinstance(ra, kind) or isinstance(rb, kind):
+                return False
+            return equal_within(ra, rb, tol)
+    if a.func != b.func or len(a.args) != len(b.args) or not a.args:
+        return False
+    if isinstance(a, _UNORDERED):
+        return _match_all(a.args, b.args, tol)
+    return all(equal_within(x, y, tol) for x, y in zip(a.args, b.args))
+
+
+def _numbers(e: sympy.Expr) -> set[sympy.Rational]:
+    return {n for n in e.atoms(sympy.Number) if n.is_Rational}
+
+
+def _snap_constants(candidate: sympy.Expr, targets: set[sympy.Rational],
+                    tol: float) -> sympy.Expr:
+    """Replace each candidate constant by the nearest law constant within `tol`.
+
+    Signs are kept (a law coefficient -6013.95 also serves a candidate
+    6014); simple fractions such as exponents are left alone.
+    """
+    magnitudes = sorted({abs(t) for t in targets if t != 0})
+    mapping: dict[sympy.Expr, sympy.Expr] = {}
+    for n in _numbers(candidate):
+        if n == 0 or abs(n) in magnitudes:
+            continue
+        if abs(n.p) <= _STRUCTURAL and n.q <= _STRUCTURAL:
+            continue
+        best = min(magnitudes, key=lambda t: abs(float(t / abs(n)) - 1), default=None)
+        if best is not None and abs(float(best - abs(n))) <= tol * float(best):
+            mapping[n] = best if n > 0 else -best
+    return candidate.xreplace(mapping) if mapping else candidate
+
+
+def _expand_all(e: sympy.Expr) -> sympy.Expr:
+    """Expand products, powers, logs (where the domain allows) and trig sums."""
+    return sympy.expand(e, trig=True, log=True, power_exp=True, power_base=True)
+
+
+def _monic_fraction(e: sympy.Expr, gens: tuple[sympy.Symbol, ...]
+                    ) -> tuple[sympy.Expr, sympy.Expr]:
+    """Numerator and denominator of a rational function, denominator monic."""
+    num, den = sympy.fraction(sympy.cancel(sympy.together(e)))
+    lead = sympy.Poly(den, *gens).LC() if den.free_symbols else den
+    return sympy.expand(num / lead), sympy.expand(den / lead)
+
+
+def _same_rational_function(a: sympy.Expr, b: sympy.Expr,
+                            gens: tuple[sympy.Symbol, ...], tol: float) -> bool:
+    """Equal rational functions, coefficients of the monic forms within `tol`."""
+    (na, da), (nb, db) = _monic_fraction(a, gens), _monic_fraction(b, gens)
+    return equal_within(na, nb, tol) and equal_within(da, db, tol)
+
+
+def _show(e: sympy.Expr, limit: int = 160) -> str:
+    """An expression for a reason sentence, constants to 4 digits."""
+    approximate = {q: sympy.Float(q, 4) for q in e.atoms(sympy.Rational) if not q.is_Integer}
+    text = sympy.sstr(e.xreplace(approximate))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _residue_verdict(diff: sympy.Expr, law: sympy.Expr, symbols: dict[str, sympy.Symbol],
+                     points: dict[str, np.ndarray]) -> tuple[bool | None, str]:
+    """Judge a difference sympy could not remove, by high-precision evaluation."""
+    n = min(_RESIDUE_POINTS, len(next(iter(points.values()), [])))
+    worst = 0.0
+    for i in range(max(n, 1)):
+        subs = {symbols[k]: sympy.Rational(Fraction(float(v[i]))) for k, v in points.items()}
+        d = _value(diff.evalf(_RESIDUE_DIGITS, subs=subs))
+        g = _value(law.evalf(_RESIDUE_DIGITS, subs=subs))
+        if d is None or g is None:
+            continue
+        worst = max(worst, abs(d) / abs(g) if g else abs(d))
+    if worst > _RESIDUE_ZERO:
+        return False, (f"is not the law: it differs from the law by {_show(diff)} "
+                       f"(relative size up to {worst:.2g} at the sample points)")
+    return None, ("is undecided: it agrees with the law to "
+                  f"{_RESIDUE_DIGITS} digits at the sample points, but sympy could not "
+                  f"show that {_show(diff)} is zero")
+
+
+_PIECEWISE_FUNCTIONS = (sympy.Abs, sympy.Min, sympy.Max, sympy.sign, sympy.Heaviside)
+
+
+def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variable],
+                      rel_tol: float, points: dict[str, np.ndarray]
+                      ) -> tuple[bool | None, str]:
+    """The sympy stage of `strict_match` (runs in the child process)."""
+    symbols = symbols_for(variables)
+    cand = tree_to_sympy(candidate, symbols, exact=True)
+    law = tree_to_sympy(reference, symbols, exact=True)
+    tol_text = f"{rel_tol:.3g}"
+
+    if equal_within(cand, law, rel_tol):
+        return True, f"is the law: the same expression, constants within {tol_text}"
+
+    law_expanded = _expand_all(law)
+    cand = _snap_constants(cand, _numbers(law) | _numbers(law_expanded), rel_tol)
+    diff = cand - law
+    if diff == 0:
+        return True, f"is the law: the same expression, constants within {tol_text}"
+
+    if equal_within(_expand_all(cand), law_expanded, rel_tol):
+        return True, f"is the law once expanded, constants within {tol_text}"
+    diff = _expand_all(diff)
+    if diff == 0:
+        return True, f"is the law once expanded, constants within {tol_text}"
+    gens = tuple(symbols.values())
+    if cand.is_rational_function(*gens) and law.is_rational_function(*gens):
+        # Ratios of polynomials have a canonical form, so no simplify is needed:
+        # equal forms (constants within the tolerance) are the law, and any
+        # other difference is a real one.
+        if _same_rational_function(cand, law, gens, rel_tol):
+            return True, ("is the law as a ratio of polynomials, constants "
+                          f"within {tol_text}")
+        return _residue_verdict(sympy.cancel(diff), law, symbols, points)
+
+    diff = sympy.simplify(diff)
+    if diff == 0:
+        return True, "is the law: sympy simplifies candidate - law to 0"
+    # A constant relative difference is a rounded overall constant.
+    ratio = sympy.simplify(diff / law) if law != 0 else sympy.nan
+    if _is_constant(ratio):
+        value = _value(ratio)
+        if value is not None and abs(value) <= rel_tol:
+            return True, (f"is the law: it is the law times {1 + value.real:.6g}, "
+                          f"within {tol_text}")
+        if value is not None:
+            return False, (f"is not the law: it is the law times {1 + value.real:.6g}, "
+                           f"outside the tolerance {tol_text}")
+    if equal_within(sympy.simplify(cand), sympy.simplify(law), rel_tol):
+        return True, f"is the law once simplified, constants within {tol_text}"
+    if diff.has(*_PIECEWISE_FUNCTIONS):
+        # simplify leaves max(x, y) vs (x + y + |x - y|)/2 alone; as explicit
+        # cases the difference folds to 0.
+        if sympy.simplify(diff.rewrite(sympy.Piecewise)) == 0:
+            return True, "is the law: case by case, candidate - law is 0"
+    return _residue_verdict(diff, law, symbols, points)
+
+
+def _child(conn, *args) -> None:
+    """Child-process entry: send back (strict, reason) or an error verdict."""
+    try:
+        result = _symbolic_verdict(*args)
+    except RecursionError:
+        result = (None, "is undecided: the expression is too deep for sympy")
+    except Exception as exc:  # sympy failures are "undecided", never a crash
+        result = (None, f"is undecided: sympy failed ({type(exc).__name__}: {exc})")
+    conn.send(result)
+    conn.close()
+
+
+def _run_with_timeout(timeout: float, *args) -> tuple[bool | None, str]:
+    """Run `_symbolic_verdict` in a forked child, killed after `timeout` s."""
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:  # no fork on this platform: run inline, unbounded
+        return _symbolic_verdict(*args)
+    receiver, sender = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(sender, *args), daemon=True)
+    proc.start()
+    sender.close()
+    try:
+        if receiver.poll(timeout):
+            return receiver.recv()
+        return None, (f"is undecided: the symbolic check did not finish "
+                      f"within {timeout:g} s")
+    except EOFError:
+        return None, "is undecided: the symbolic check stopped without an answer"
+    finally:
+        receiver.close()
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+def strict_match(candidate: Any, reference: Any, variables: Sequence[Variable],
+                 rel_tol: float, timeout: float = 5.0, seed: int = 0) -> StrictVerdict:
+    """Decide whether `candidate` is the law `reference` symbolically.
+
+    Both are predictor trees over `variables`; constants may differ by
+    `rel_tol` (relative). `timeout` bounds the symbolic stage in seconds;
+    `seed` fixes the sample points. Returns a verdict whose `strict` is True
+    (the law), False (not the law) or None (undecided: timeout, sympy
+    failure, or an identity sympy could not prove), with a reason sentence.
+    A malformed candidate is not the law; a malformed reference raises
+    TreeError, and a bad variable domain ValueError.
+    """
+    for v in variables:
+        if not (math.isfinite(v.lo) and math.isfinite(v.hi) and v.lo <= v.hi):
+            raise ValueError(f"{v.name}: bad domain [{v.lo}, {v.hi}]")
+    points = sample_domain(variables, SAMPLE_POINTS, seed)
+    evaluate_tree(reference, points)  # a malformed law is the caller's bug: raise
+    try:
+        evaluate_tree(candidate, points)
+    except TreeError as exc:
+        return StrictVerdict(False, f"The candidate is not a valid expression: {exc}.")
+
+    clear_difference = _numeric_precheck(candidate, reference, points, rel_tol)
+    if clear_difference is not None:
+        return StrictVerdict(False, f"The candidate is not the law: it {clear_difference}.")
+
+    strict, reason = _run_with_timeout(timeout, candidate, reference, tuple(variables),
+                                       rel_tol, points)
+    return StrictVerdict(strict, f"The candidate {reason}.")

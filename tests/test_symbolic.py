@@ -1,0 +1,246 @@
+"""The strict success rule: is a candidate tree the law symbolically?"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+import sympy
+
+from scigame.symbolic import (
+    StrictVerdict,
+    TreeError,
+    Variable,
+    evaluate_tree,
+    strict_match,
+    tree_to_sympy,
+)
+
+
+def op(name, *args):
+    return {"op": name, "args": list(args)}
+
+
+def var(name):
+    return {"var": name}
+
+
+x, y, a, b, r, T, S = (var(n) for n in ("x", "y", "a", "b", "r", "T", "S"))
+m1, m2 = var("m1"), var("m2")
+
+POS_X = [Variable("x", 0.1, 5.0)]
+SYM_X = [Variable("x", -3.0, 3.0)]
+POS_XY = [Variable("x", 0.1, 5.0), Variable("y", 0.1, 5.0)]
+POS_AB = [Variable("a", 0.1, 10.0), Variable("b", 0.1, 10.0)]
+SYM_AB = [Variable("a", -2.0, 2.0), Variable("b", -2.0, 2.0)]
+MASSES = [Variable("m1", 1.0, 1e30), Variable("m2", 1.0, 1e30), Variable("r", 1e3, 1e9)]
+TEMP = [Variable("T", 250.0, 450.0)]
+SUBSTRATE = [Variable("S", 0.01, 10.0)]
+
+
+def gravity(g=6.674e-11, power=2):
+    return op("div", op("mul", g, m1, m2), op("pow", r, power))
+
+
+def arrhenius(ea=50000.0, gas=8.314, prefactor=1e7):
+    return op("mul", prefactor,
+              op("exp", op("neg", op("div", ea, op("mul", gas, T)))))
+
+
+def michaelis_menten(vmax=2.5, km=0.3):
+    return op("div", op("mul", vmax, S), op("add", km, S))
+
+
+def exp_polynomial_fit():
+    """Degree-6 least-squares fit of exp on [0, 0.5]: equal to ~1e-9, not the law."""
+    xs = np.linspace(0.0, 0.5, 200)
+    coeffs = np.polyfit(xs, np.exp(xs), 6)
+    assert np.max(np.abs(np.polyval(coeffs, xs) - np.exp(xs))) < 1e-6
+    return op("add", *(op("mul", float(c), op("pow", x, 6 - i))
+                       for i, c in enumerate(coeffs)))
+
+
+PROJECTILE = op("add", op("div", op("mul", 9.81, op("pow", var("t"), 2)), 2), op("mul", 3.0, var("t")))
+
+SIN2 = op("pow", op("sin", x), 2)
+COS2 = op("pow", op("cos", x), 2)
+
+CASES = [
+    # id, candidate, reference, variables, rel_tol, expected strict
+    ("reordered-product", op("div", op("mul", m2, 6.674e-11, m1), op("pow", r, 2)),
+     gravity(), MASSES, 0.01, True),
+    ("x*x-is-x^2", op("mul", x, x), op("pow", x, 2), SYM_X, 0.01, True),
+    ("negative-power", op("mul", 6.674e-11, m1, m2, op("pow", r, -2)),
+     gravity(), MASSES, 0.01, True),
+    ("sqrt-is-pow-half", op("sqrt", x), op("pow", x, 0.5), POS_X, 0.01, True),
+    ("cbrt-is-pow-third", op("cbrt", x), op("pow", x, op("div", 1, 3)), POS_X, 0.01, True),
+    ("sqrt-x^2-positive", op("sqrt", op("pow", x, 2)), x, POS_X, 0.01, True),
+    ("sqrt-x^2-signed", op("sqrt", op("pow", x, 2)), x, SYM_X, 0.01, False),
+    ("sin^2+cos^2", op("mul", x, op("add", SIN2, COS2)), x, SYM_X, 0.01, True),
+    ("sin-double-angle", op("sin", op("mul", 2, x)),
+     op("mul", 2, op("sin", x), op("cos", x)), SYM_X, 0.01, True),
+    ("sin^2-half-angle", SIN2,
+     op("div", op("sub", 1, op("cos", op("mul", 2, x))), 2), SYM_X, 0.01, True),
+    ("cosh^2-sinh^2", op("sub", op("pow", op("cosh", x), 2), op("pow", op("sinh", x), 2)),
+     1, SYM_X, 0.01, True),
+    ("log-of-product", op("log", op("mul", a, b)), op("add", op("log", a), op("log", b)),
+     POS_AB, 0.01, True),
+    ("exp-of-sum", op("exp", op("add", a, b)), op("mul", op("exp", a), op("exp", b)),
+     SYM_AB, 0.01, True),
+    ("log10-is-log-over-log10", op("log10", x), op("div", op("log", x), op("log", 10)),
+     POS_X, 0.01, True),
+    ("rounded-G-within-tol", gravity(6.67e-11), gravity(), MASSES, 0.01, True),
+    ("G-outside-tol", gravity(6.5e-11), gravity(), MASSES, 0.01, False),
+    ("G-1.5%-off-passes-precheck", gravity(6.774e-11), gravity(), MASSES, 0.01, False),
+    ("extra-tiny-term", op("add", gravity(), op("mul", 1e-40, m1)), gravity(),
+     MASSES, 0.01, False),
+    ("law+1e-20x", op("add", op("pow", x, 2), op("mul", 1e-20, x)), op("pow", x, 2),
+     POS_X, 0.01, False),
+    ("wrong-exponent", gravity(power=3), gravity(), MASSES, 0.01, False),
+    ("polynomial-fit-of-exp", exp_polynomial_fit(), op("exp", x),
+     [Variable("x", 0.0, 0.5)], 0.01, False),
+    ("arrhenius-folded-constant", op("mul", 1e7, op("exp", op("div", -6014, T))),
+     arrhenius(), TEMP, 0.01, True),
+    ("arrhenius-R-8.3145", arrhenius(gas=8.3145), arrhenius(), TEMP, 0.01, True),
+    ("arrhenius-wrong-Ea", arrhenius(ea=45000.0), arrhenius(), TEMP, 0.01, False),
+    ("arrhenius-as-division", op("div", 1e7, op("exp", op("div", 6013.95, T))),
+     arrhenius(), TEMP, 0.01, True),
+    ("michaelis-menten-rearranged", op("div", 2.5, op("add", 1, op("div", 0.3, S))),
+     michaelis_menten(), SUBSTRATE, 0.01, True),
+    ("michaelis-menten-rounded", michaelis_menten(2.49, 0.301), michaelis_menten(),
+     SUBSTRATE, 0.01, True),
+    ("michaelis-menten-refolded", op("div", 1, op("add", 0.401, op("div", 0.12, S))),
+     michaelis_menten(), SUBSTRATE, 0.01, True),
+    ("hill-is-not-michaelis-menten",
+     op("div", op("mul", 2.5, op("pow", S, 1.1)), op("add", 0.3, op("pow", S, 1.1))),
+     michaelis_menten(), SUBSTRATE, 0.2, False),
+    ("projectile-rounded-g", op("add", op("mul", 4.9, op("pow", var("t"), 2)), op("mul", 3, var("t"))),
+     PROJECTILE, [Variable("t", 0.0, 5.0)], 0.01, True),
+    ("projectile-factored", op("mul", var("t"), op("add", op("mul", 4.9, var("t")), 3.0)),
+     PROJECTILE, [Variable("t", 0.0, 5.0)], 0.01, True),
+    ("projectile-missing-term", op("mul", 4.905, op("pow", var("t"), 2)),
+     PROJECTILE, [Variable("t", 0.0, 5.0)], 0.5, False),
+    ("gaussian-rounded-normaliser",
+     op("div", op("exp", op("neg", op("div", op("pow", x, 2), 2))), 2.5066),
+     op("div", op("exp", op("mul", -0.5, op("mul", x, x))), op("sqrt", op("mul", 2, 3.14159265))),
+     SYM_X, 0.01, True),
+    ("min-commutes", op("min", x, y), op("min", y, x), POS_XY, 0.01, True),
+    ("max-with-zero-positive", op("max", x, 0), x, POS_X, 0.01, True),
+    ("max-via-abs", op("max", x, y),
+     op("div", op("add", x, y, op("abs", op("sub", x, y))), 2), POS_XY, 0.01, True),
+    ("abs-is-not-identity", op("abs", x), x, SYM_X, 0.01, False),
+    ("sign-times-abs", op("mul", op("sign", x), op("abs", x)), x, SYM_X, 0.01, True),
+    ("step-positive-domain", op("mul", op("step", x), x), x, POS_X, 0.01, True),
+    ("step-reordered", op("mul", x, op("step", op("sub", x, 1))),
+     op("mul", op("step", op("add", x, -1)), x), SYM_X, 0.01, True),
+    ("round-of-integer", op("round", x), x, [Variable("x", -5, 5, integer=True)], 0.01, True),
+    ("atan2-positive-x", op("atan2", y, x), op("atan", op("div", y, x)), POS_XY, 0.01, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("candidate", "reference", "variables", "rel_tol", "expected"),
+    [pytest.param(*case[1:], id=case[0]) for case in CASES],
+)
+def test_strict_match(candidate, reference, variables, rel_tol, expected):
+    verdict = strict_match(candidate, reference, variables, rel_tol, timeout=60.0)
+    assert isinstance(verdict, StrictVerdict)
+    assert verdict.strict is expected, verdict.reason
+    assert verdict.reason.startswith("The candidate ")
+
+
+def test_precheck_rejects_clear_differences_fast():
+    start = time.perf_counter()
+    verdict = strict_match(gravity(power=3), gravity(), MASSES, 0.01)
+    elapsed = time.perf_counter() - start
+    assert verdict.strict is False
+    assert "differs from the law at m1=" in verdict.reason and "r=" in verdict.reason
+    assert elapsed < 0.5  # no sympy, no child process
+
+
+def test_precheck_reports_undefined_candidate():
+    verdict = strict_match(op("log", x), x, SYM_X, 0.01)
+    assert verdict.strict is False
+    assert "undefined at x=" in verdict.reason
+
+
+def test_timeout_is_undecided():
+    heavy = op("pow", op("add", SIN2, COS2, op("sin", op("mul", 3, x))), 9)
+    same = op("pow", op("add", 1, op("sin", op("mul", 3, x))), 9)
+    verdict = strict_match(heavy, same, SYM_X, 0.01, timeout=1e-3)
+    assert verdict.strict is None
+    assert "did not finish" in verdict.reason
+
+
+def test_unprovable_identity_is_undecided_not_guessed():
+    # round(x + 1) == round(x) + 1 holds, but sympy cannot show it: the
+    # difference vanishes at every sample point, yet that is no proof.
+    verdict = strict_match(op("round", op("add", x, 1)), op("add", op("round", x), 1),
+                           POS_X, 0.01)
+    assert verdict.strict is None
+    assert "undecided" in verdict.reason and "round(x + 1)" in verdict.reason
+
+
+def test_malformed_candidate_is_not_the_law():
+    verdict = strict_match(op("frobnicate", x), x, POS_X, 0.01)
+    assert verdict.strict is False
+    assert "unknown op" in verdict.reason
+
+
+def test_malformed_reference_raises():
+    with pytest.raises(TreeError):
+        strict_match(x, var("nope"), POS_X, 0.01)
+
+
+def test_verdicts_are_deterministic():
+    first = strict_match(gravity(6.67e-11), gravity(), MASSES, 0.01, seed=3)
+    assert strict_match(gravity(6.67e-11), gravity(), MASSES, 0.01, seed=3) == first
+
+
+class TestTreeToSympy:
+    syms = {"x": sympy.Symbol("x", real=True), "y": sympy.Symbol("y", real=True)}
+
+    @pytest.mark.parametrize(
+        ("tree", "expected"),
+        [
+            (op("add", x, y, 1), "x + y + 1"),
+            (op("atan2", y, x), "atan2(y, x)"),
+            (op("log10", x), "log(x)/log(10)"),
+            (op("step", x), "Heaviside(x, 0)"),
+            (op("cbrt", x), "sign(x)*Abs(x)**(1/3)"),
+            (op("neg", op("sign", x)), "-sign(x)"),
+        ],
+    )
+    def test_ops(self, tree, expected):
+        got = tree_to_sympy(tree, self.syms)
+        want = sympy.sympify(expected, locals=self.syms)
+        assert sympy.simplify(got - want) == 0
+
+    def test_exact_numbers(self):
+        got = tree_to_sympy(op("mul", 0.5, 6.674e-11, x), self.syms, exact=True)
+        coeff = got.as_coeff_Mul()[0]
+        assert coeff.is_Rational and float(coeff) == 0.5 * 6.674e-11
+        assert tree_to_sympy(op("pow", x, 0.5), self.syms, exact=True) == sympy.sqrt(self.syms["x"])
+
+    def test_deep_tree(self):
+        tree = x
+        for _ in range(64):
+            tree = op("neg", tree)
+        assert tree_to_sympy(tree, self.syms) == self.syms["x"]
+
+    @pytest.mark.parametrize(
+        "tree",
+        [True, float("nan"), op("sub", x), op("sin", x, y), var("z"), {"var": "x", "op": "add"}],
+    )
+    def test_malformed(self, tree):
+        with pytest.raises(TreeError):
+            tree_to_sympy(tree, self.syms)
+
+
+def test_round_half_to_even_matches_numpy_and_sympy():
+    values = {"x": np.array([0.5, 1.5, 2.5, -0.5])}
+    assert list(evaluate_tree(op("round", x), values)) == [0.0, 2.0, 2.0, -0.0]
+    sx = sympy.Symbol("x")
+    rounded = tree_to_sympy(op("round", x), {"x": sx})
+    assert [rounded.subs(sx, sympy.Rational(k, 2)) for k in (1, 3, 5, -1)] == [0, 2, 2, 0]
