@@ -79,7 +79,8 @@ class MutationSpec(_Frozen):
 class DesignSpec(_Frozen):
     method: Optional[Literal["sobol", "grid", "random"]]  # None: explicit points
     seed: int
-    points: list[dict[str, float]]
+    size: int  # the card's own budget B (`fixed design B ...`)
+    points: list[dict[str, float]]  # the design sequence; a budget B takes the first B
 
 
 class CompiledCardData(_Frozen):

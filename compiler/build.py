@@ -102,7 +102,7 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
                      for c in card.constraints],
         environments=envs, counterfactual_label=card.counterfactual_label,
         mutations=[MutationSpec(kind=m.kind, target=m.target, text=m.text) for m in card.mutations],
-        design=DesignSpec(method=card.design_method, seed=card.design_seed,
+        design=DesignSpec(method=card.design_method, seed=card.design_seed, size=card.design_size,
                           points=[{k: float(v[i]) for k, v in design.items()} for i in range(n_design)]),
         evaluation_size=card.evaluation_size, evaluation_seed=card.evaluation_seed,
         interpolate=card.interpolate, threshold=card.threshold, max_steps=card.max_steps)

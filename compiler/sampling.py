@@ -81,13 +81,20 @@ def evaluation_set(card: CheckedCard) -> dict[str, np.ndarray]:
                  "evaluation set")
 
 
+#: Random and Sobol designs are sequences: the compiled card keeps at least
+#: this many points so that a run may ask for a larger budget than the card's.
+DESIGN_SEQUENCE = 64
+
+
 def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
     """The Fixed protocol's preset design, in sequence order (a budget B
-    takes the first B points)."""
+    takes the first B points). Random and Sobol designs are extended to
+    DESIGN_SEQUENCE points; grid and explicit designs are what the card says."""
     if card.design_method is None:
         return {s.name: np.array([p[s.name] for p in card.design_points], dtype=float)
                 for s in card.inputs}
-    d, size, seed = len(card.inputs), card.design_size, card.design_seed
+    d, seed = len(card.inputs), card.design_seed
+    size = card.design_size if card.design_method == "grid" else max(card.design_size, DESIGN_SEQUENCE)
     if card.design_method == "random":
         rng = np.random.default_rng(seed)
         return _draw(card, size, lambda n: rng.random((n, d)), "fixed design")
@@ -100,6 +107,7 @@ def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
                 warnings.simplefilter("ignore")
                 return engine.random(n)
         return _draw(card, size, sobol, "fixed design")
+    size = card.design_size
     # grid: k levels per input at cell centres, then `size` points spread
     # evenly over the grid's lexicographic order
     k = max(1, math.ceil(size ** (1.0 / d)))

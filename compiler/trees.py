@@ -9,6 +9,8 @@ candidate G(x; s) and as the reference for strict symbolic scoring.
 
 from __future__ import annotations
 
+import math
+
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary
 
 Tree = object  # float | {"var": str} | {"op": str, "args": list}
@@ -49,15 +51,73 @@ def expr_tree(card: CheckedCard, env: Environment, expr: TExpr) -> Tree:
         assert isinstance(e, TCall)
         return {"op": e.fn, "args": [conv(a) for a in e.args]}
 
-    return conv(expr)
+    return simplify_tree(conv(expr))
 
 
 def law_tree(card: CheckedCard, env: Environment, output: str) -> Tree:
     """The law of `output` in `env` as a tree from inputs to the output, all
-    in declared units."""
+    in declared units, simplified for people to read."""
     out_factor = next(o.unit.si_factor for o in card.outputs if o.name == output)
     tree = expr_tree(card, env, env.laws[output])
-    return tree if out_factor == 1.0 else {"op": "div", "args": [tree, _num(out_factor)]}
+    return simplify_tree(tree if out_factor == 1.0 else {"op": "div", "args": [tree, _num(out_factor)]})
+
+
+def _clean(value: float) -> float:
+    """Drop floating-point noise from unit conversions (0.019999999999999997
+    -> 0.02): 15 significant digits, well inside every tolerance."""
+    return float(f"{value:.15g}")
+
+
+def _is_const(t: Tree) -> bool:
+    return not isinstance(t, dict)
+
+
+_FOLD = {
+    "add": lambda a: sum(a), "sub": lambda a: a[0] - a[1], "mul": lambda a: math.prod(a),
+    "div": lambda a: a[0] / a[1], "neg": lambda a: -a[0],
+    "pow": lambda a: a[0] ** a[1], "sqrt": lambda a: math.sqrt(a[0]), "exp": lambda a: math.exp(a[0]),
+    "log": lambda a: math.log(a[0]), "log10": lambda a: math.log10(a[0]), "sin": lambda a: math.sin(a[0]),
+    "cos": lambda a: math.cos(a[0]), "tan": lambda a: math.tan(a[0]),
+}
+
+
+def simplify_tree(tree: Tree) -> Tree:
+    """Fold constants, drop factors of 1 and terms of 0, flatten sums and
+    products. The value is unchanged (up to the 15-digit cleaning)."""
+    if _is_const(tree):
+        return _clean(tree)
+    if "var" in tree:
+        return tree
+    op = tree["op"]
+    args = [simplify_tree(a) for a in tree["args"]]
+    if op in ("add", "mul"):
+        flat = []
+        for a in args:
+            flat.extend(a["args"] if isinstance(a, dict) and a.get("op") == op else [a])
+        consts = [a for a in flat if _is_const(a)]
+        rest = [a for a in flat if not _is_const(a)]
+        c = _clean(_FOLD[op](consts)) if consts else (0.0 if op == "add" else 1.0)
+        if op == "mul" and c == 0.0:
+            return 0.0
+        if (op == "add" and c != 0.0) or (op == "mul" and c != 1.0):
+            rest = [c] + rest if op == "mul" else rest + [c]
+        if not rest:
+            return c
+        return rest[0] if len(rest) == 1 else {"op": op, "args": rest}
+    if all(_is_const(a) for a in args) and op in _FOLD:
+        try:
+            value = _FOLD[op](args)
+            if isinstance(value, float) and math.isfinite(value):
+                return _clean(value)
+        except (ArithmeticError, ValueError):
+            pass
+    if op == "div" and _is_const(args[1]) and args[1] == 1.0:
+        return args[0]
+    if op == "div" and _is_const(args[0]) and args[0] == 0.0:
+        return 0.0
+    if op == "sub" and _is_const(args[1]) and args[1] == 0.0:
+        return args[0]
+    return {"op": op, "args": args}
 
 
 def tree_text(tree: Tree) -> str:

@@ -215,5 +215,172 @@ def score(card_path, predictor_file, env, timeout):
     click.echo(result.model_dump_json(indent=2))
 
 
+def _csv_choice(values: str, allowed: tuple[str, ...], what: str) -> list[str]:
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if "all" in items:
+        return list(allowed)
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise click.BadParameter(f"{', '.join(bad) or values!r}: choose from {', '.join(allowed)} (or all)",
+                                 param_hint=f"--{what}")
+    return list(dict.fromkeys(items))
+
+
+def _budgets(text: str) -> list[int]:
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: a comma-separated list of whole numbers, e.g. 1,2,4,8",
+                                 param_hint="--budget") from None
+    if not values or any(v < 1 for v in values):
+        raise click.BadParameter("budgets must be whole numbers >= 1", param_hint="--budget")
+    return list(dict.fromkeys(values))
+
+
+def _fmt(v, pct=False):
+    if v is None:
+        return "–"
+    return f"{100 * v:.0f}%" if pct else (f"{v:.3f}" if isinstance(v, float) else str(v))
+
+
+def _print_summary(table: list[dict], failures: dict[str, int]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="summary", show_lines=False)
+    for col in ("collection", "setting", "environment", "protocol", "B", "n", "strict ESR", "weak ESR",
+                "mean PS", "valid", "invalid", "missing", "undet.", "unfinished"):
+        t.add_column(col, justify="right" if col not in ("collection", "setting", "environment", "protocol") else "left")
+    for r in table:
+        t.add_row(r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
+                  str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True),
+                  _fmt(r["mean_ps"]), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
+                  str(r["undetermined"]), str(r["unfinished"]))
+    console = Console(width=160)
+    console.print(t)
+    if failures:
+        console.print("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
+
+
+@main.command(name="eval")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--player", default="baseline", show_default=True,
+              help="baseline | replay:RUN_DIR")
+@click.option("--setting", "settings", default="all", show_default=True,
+              help="identification,discovery (comma-separated) or all")
+@click.option("--env", "envs", default="all", show_default=True, help="original,counterfactual or all")
+@click.option("--protocol", "protocols", default="all", show_default=True, help="prior,fixed,adaptive or all")
+@click.option("--budget", "budgets", default="4", show_default=True,
+              help="Fixed-protocol budgets B, comma-separated (e.g. 1,2,4,8).")
+@click.option("--reps", default=3, show_default=True, type=click.IntRange(1, 1000),
+              help="Independent repetitions per cell.")
+@click.option("--max-steps", type=click.IntRange(1, 100000), default=None,
+              help="Adaptive step cap (default: each card's `adaptive ... max_steps`).")
+@click.option("--concurrency", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Episodes in flight at once.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Base seed of the run.")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Run folder (default: runs/<player>). Rerunning the same command resumes it.")
+@click.option("--force", is_flag=True, help="Replay every episode, finished or not.")
+@click.option("--rerun-failed", is_flag=True, help="Also replay finished episodes that failed weak ESR.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps, concurrency, seed,
+             out_dir, force, rerun_failed, quiet):
+    """Play the episode matrix and store every episode.
+
+    With no PATHS it uses the bundled cards (the repository's cards/).
+    The defaults run the baseline player over both settings, both
+    environments and all three protocols, 3 repetitions, B = 4. The run is
+    resumable: rerunning the same command skips finished episodes.
+    """
+    import asyncio
+    from pathlib import Path
+
+    from .players import PlayerSpecError
+    from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
+    from .runner import EvalConfig, run_eval
+    from .store import Store
+    from .summary import failure_counts, write_summary
+
+    if not paths:
+        bundled = Path(__file__).resolve().parent.parent / "cards"
+        if not bundled.is_dir():
+            raise click.UsageError("no PATHS given and no bundled cards/ folder found")
+        paths = (str(bundled),)
+    slug = player.replace(":", "_").replace("/", "_")
+    config = EvalConfig(
+        paths=list(paths), player=player, settings=_csv_choice(settings, SETTINGS, "setting"),
+        environments=_csv_choice(envs, ENVIRONMENTS, "env"),
+        protocols=_csv_choice(protocols, PROTOCOLS, "protocol"), budgets=_budgets(budgets),
+        repetitions=reps, max_steps=max_steps, concurrency=concurrency, seed=seed,
+        out=out_dir or str(Path("runs") / slug), force=force, rerun_failed=rerun_failed)
+    try:
+        find_cards(config.paths)
+    except CardPathError as exc:
+        raise click.UsageError(str(exc))
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                        disable=quiet, transient=False)
+    task_id = None
+
+    def on_progress(event, done, total):
+        nonlocal task_id
+        if event == "plan":
+            task_id = progress.add_task("episodes", total=total, completed=done)
+        else:
+            progress.update(task_id, completed=done)
+
+    try:
+        with progress:
+            report = asyncio.run(run_eval(config, on_progress))
+    except PlayerSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--player")
+    for path, why in report.skipped_cards:
+        click.echo(f"skipped {path}: {why}", err=True)
+    with Store(report.folder) as store:
+        rows = store.rows()
+    table = write_summary(report.folder, rows)
+    _print_summary(table, failure_counts(rows))
+    click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
+               f"of {report.planned} planned; run folder: {report.folder}")
+    for err in report.errors:
+        click.echo(f"error: {err}", err=True)
+    if report.errors:
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
+@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+def report(run_dir, fmt):
+    """Tables of a run: the summary by cell, ESR per card, failure modes."""
+    from pathlib import Path
+
+    from .store import DB_NAME, Store
+    from .summary import failure_counts, per_card, summarize
+
+    if not (Path(run_dir) / DB_NAME).exists():
+        raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
+    with Store(run_dir) as store:
+        rows = store.rows()
+    table, cards, failures = summarize(rows), per_card(rows), failure_counts(rows)
+    if fmt == "json":
+        click.echo(json.dumps({"groups": table, "cards": cards, "failure_modes": failures}, indent=2))
+        return
+    _print_summary(table, failures)
+    from rich.console import Console
+    from rich.table import Table
+    t = Table(title="per card")
+    for col in ("card", "setting", "environment", "n", "strict ESR", "weak ESR", "mean PS"):
+        t.add_column(col)
+    for r in cards:
+        t.add_row(r["card"], r["setting"], r["environment"], str(r["episodes"]),
+                  _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]))
+    Console(width=160).print(t)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -182,4 +182,5 @@ def test_evaluation_set_respects_domains_and_constraints(tmp_path):
     sim = card.run_kernel("original", ev)
     np.testing.assert_array_equal(sim["y"], np.asarray(card.evaluation.outputs["original"]["y"]))
     design = json.loads((card.folder / "design.json").read_text())
-    assert design["method"] == "sobol" and len(design["points"]) == 4
+    assert design["method"] == "sobol" and design["size"] == 4 and len(design["points"]) == 64
+    assert all(p["x"] * p["k"] <= 20 for p in design["points"])

@@ -1,0 +1,99 @@
+"""Failure modes that follow from the evidence alone (no judge needed).
+
+    no_usable_answer        no submission, or an invalid predictor
+    symbolic_not_recovered  weak pass, strict fail
+    parameter_error         right form, constants off: refitting the
+                            predictor's free constants makes it pass weak
+    incorrect_relation      anything else that fails weak
+
+The two judge-dependent modes (evidence misreading, explanation mismatch)
+are assigned by the LLM judge.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Optional
+
+import numpy as np
+
+
+def _is_structural(value: float) -> bool:
+    """Small integers and simple fractions (exponents, 2 in 2·π) are part of
+    the form, not free constants."""
+    if abs(value) > 16:
+        return False
+    frac = Fraction(value).limit_denominator(4)
+    return abs(float(frac) - value) < 1e-12
+
+
+def _constants(tree, path=()):
+    """(path, value) of every free numeric constant in a tree."""
+    out = []
+    stack = [(tree, path)]
+    while stack:
+        node, p = stack.pop()
+        if isinstance(node, dict):
+            for i, a in enumerate(node.get("args", [])):
+                stack.append((a, p + (i,)))
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not _is_structural(float(node)):
+            out.append((p, float(node)))
+    return out
+
+
+def _replace(tree, path, value):
+    if not path:
+        return value
+    node = dict(tree)
+    args = list(node["args"])
+    args[path[0]] = _replace(args[path[0]], path[1:], value)
+    node["args"] = args
+    return node
+
+
+def refits_to_weak(card, env: str, predictor: dict) -> bool:
+    """Can new values of the predictor's free constants make it pass weak?"""
+    from scipy.optimize import least_squares
+
+    from .predictor import PredictorInvalid, evaluate_predictor
+    from .scoring import scaled_errors
+
+    slots = [(out, p, v) for out, tree in predictor.items() for p, v in _constants(tree)]
+    if not slots or len(slots) > 12:
+        return False
+    ev = card.evaluation
+    inputs = {k: np.asarray(v, dtype=float) for k, v in ev.inputs.items()}
+    truth = {o.name: np.asarray(ev.outputs[env][o.name], dtype=float) for o in card.data.outputs}
+    tol = {o.name: (o.tol_abs, o.tol_rel) for o in card.data.outputs}
+    x0 = np.array([v for _, _, v in slots])
+    scale = np.where(x0 != 0, np.abs(x0), 1.0)
+
+    def build(z):
+        trees = dict(predictor)
+        for (out, p, _), value in zip(slots, z * scale):
+            trees[out] = _replace(trees[out], p, float(value))
+        return trees
+
+    def residuals(z):
+        try:
+            pred = evaluate_predictor(build(z), inputs)
+        except PredictorInvalid:
+            return np.full(sum(len(t) for t in truth.values()), 1e6)
+        return np.concatenate([scaled_errors(np.broadcast_to(pred[k], truth[k].shape), truth[k], *tol[k])
+                               for k in truth])
+
+    try:
+        fit = least_squares(residuals, x0 / scale, max_nfev=200 * len(slots), method="trf")
+    except (ValueError, FloatingPointError, OverflowError):
+        return False
+    return bool(np.max(np.abs(residuals(fit.x))) <= 1.0)
+
+
+def classify_failure(card, env: str, predictor: dict, score) -> Optional[str]:
+    """The failure mode of a scored submission, or None for a success (or a
+    strict verdict sympy could not reach)."""
+    if not score.valid:
+        return "no_usable_answer"
+    if score.weak:
+        return "symbolic_not_recovered" if score.strict is False else None
+    return "parameter_error" if refits_to_weak(card, env, predictor) else "incorrect_relation"

@@ -1,0 +1,65 @@
+"""The player interface: one small async surface every player implements.
+
+A runner creates a fresh player per episode (players may keep state across
+the turns of one episode, never across episodes) and calls `act` until the
+player submits:
+
+    player = factory()
+    action, usage = await player.act(state)
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ..records import Action, Observation, Turn, Usage
+
+
+@dataclass
+class EpisodeState:
+    """Everything a player may know at its turn."""
+
+    task: dict[str, Any]  # the public view plus protocol rules (see protocols.task_view)
+    setting: str  # identification | discovery
+    protocol: str  # prior | fixed | adaptive
+    threshold: float  # τ: submit only with a selected confidence >= τ (adaptive)
+    observations: list[Observation]  # preset (fixed) and gathered (adaptive) so far
+    turns: list[Turn]  # every earlier turn, with the oracle's responses
+    must_submit: bool  # prior/fixed always; adaptive once the step budget is spent
+    steps_left: Optional[int]  # experiments still allowed (adaptive), None when unbounded
+    seed: int  # for players that randomise: same seed, same episode
+    episode: dict[str, Any] = field(default_factory=dict)  # key fields (for replay and logs)
+
+
+class PlayerFault(RuntimeError):
+    """Infrastructure trouble (network, rate limits) that outlasted retries:
+    the episode is left unfinished, not failed, so a resume plays it again."""
+
+
+class PlayerGaveUp(RuntimeError):
+    """The player produced no usable action (after the allowed corrections)."""
+
+
+class Player(abc.ABC):
+    """One player in one episode."""
+
+    #: Stored with every episode; stable for a given configuration.
+    name: str = "player"
+
+    @abc.abstractmethod
+    async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
+        """The next action. Raise PlayerFault for infrastructure trouble,
+        PlayerGaveUp when no usable action can be produced."""
+
+    async def reject(self, state: EpisodeState, action: Action, problem: str) -> tuple[Action, Usage]:
+        """Called when `action` breaks the action format (not a protocol
+        rule); the default gives up. LLM players retry with the problem."""
+        raise PlayerGaveUp(problem)
+
+    async def close(self) -> None:
+        """Release resources (HTTP clients)."""
+
+
+PlayerFactory = Callable[[], Player]

@@ -1,0 +1,245 @@
+"""Playing one episode under a protocol, and judging its outcome.
+
+    Prior-only  no observations; the player submits at once
+    Fixed       the first B points of the card's design, observed up front
+    Adaptive    the player proposes experiments one at a time; it reports at
+                least two hypotheses with confidences (>= 0, summing to 1) and
+                a prediction of every requested output under each; it may
+                propose only while every confidence is below τ and must
+                submit with a selected confidence >= τ
+
+A turn that breaks a protocol rule is recorded and the episode goes on: the
+final predictor still gets its PS, but the episode fails ESR. A turn that
+breaks the action format is handed back to the player (`Player.reject`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Optional
+
+import numpy as np
+
+from .card import CompiledCard
+from .failure import classify_failure
+from .oracle import Rejection
+from .players.base import EpisodeState, PlayerFactory, PlayerFault, PlayerGaveUp
+from .records import (CONFIDENCE_SLACK, Action, Episode, EpisodeKey, Observation, OracleResponse,
+                      Outcome, Turn, Usage)
+
+#: Corrections of a malformed action before the episode ends without an answer.
+MAX_CORRECTIONS = 2
+#: Turns that ask for experiments where the protocol allows none, before giving up.
+MAX_REFUSED = 3
+#: Hard stop for an adaptive episode with no step cap (a runaway player).
+UNBOUNDED_CAP = 1000
+
+RULES = {
+    "prior": ("You get no observations. Submit your final answer in your first action, from what "
+              "you know and what the task description says."),
+    "fixed": ("You are given {budget} observations, made at preset inputs, before your first "
+              "action. You cannot request more. Submit your final answer in your first action."),
+    "adaptive": ("Run experiments one at a time. Every action reports at least two hypotheses with "
+                 "confidences that are >= 0 and sum to 1, and either proposes one experiment (inputs "
+                 "within their domains, the outputs to observe, and your prediction of each output "
+                 "under every hypothesis) or submits. You may propose only while every confidence is "
+                 "below {threshold}; submit once the hypothesis you select has confidence >= "
+                 "{threshold}.{cap}"),
+}
+
+
+def task_view(card: CompiledCard, env: str, setting: str, protocol: str, budget: int,
+              max_steps: Optional[int]) -> dict:
+    """The public view of the card plus the protocol's rules."""
+    view = card.public_view(env, setting)
+    view.pop("adaptive_threshold", None)
+    view.pop("max_steps", None)
+    cap = f" You may run at most {max_steps} experiments." if max_steps else ""
+    view.update({
+        "protocol": protocol,
+        "threshold": card.data.threshold,
+        "budget": budget if protocol == "fixed" else (max_steps or 0) if protocol == "adaptive" else 0,
+        "max_steps": max_steps if protocol == "adaptive" else None,
+        "rules": RULES[protocol].format(budget=budget, threshold=card.data.threshold, cap=cap),
+    })
+    return view
+
+
+def preset_observations(card: CompiledCard, env: str, budget: int) -> list[Observation]:
+    """The first `budget` points of the card's design, observed (quantised)."""
+    points = card.data.design.points[:budget]
+    if not points:
+        return []
+    inputs = {name: np.array([p[name] for p in points]) for name in card.input_names}
+    outputs = card.simulate(env, inputs)
+    return [Observation(inputs={k: float(v[i]) for k, v in inputs.items()},
+                        outputs={k: float(v[i]) for k, v in outputs.items()})
+            for i in range(len(points))]
+
+
+def action_problem(action: Action, card: CompiledCard, protocol: str) -> Optional[str]:
+    """Why an action breaks the action format (not a protocol rule), or None."""
+    if not action.hypotheses:
+        return "an action must report at least one hypothesis"
+    total = sum(h.confidence for h in action.hypotheses)
+    if abs(total - 1.0) > CONFIDENCE_SLACK:
+        return f"the confidences sum to {total:.6g}, not 1"
+    if action.submission is not None:
+        s = action.submission
+        if s.selected >= len(action.hypotheses):
+            return f"`selected` is {s.selected}, but there are only {len(action.hypotheses)} hypotheses"
+        if not isinstance(s.predictor, dict):
+            return "the predictor must be an object mapping each output to a tree"
+        return None
+    ex = action.experiment
+    unknown = [o for o in ex.outputs if o not in card.output_names]
+    if not ex.outputs:
+        return "an experiment must request at least one output"
+    if unknown:
+        return f"unknown output(s) requested: {', '.join(unknown)}"
+    return None
+
+
+def protocol_breaks(action: Action, state: EpisodeState) -> list[str]:
+    """The protocol rules an (already well-formed) action breaks."""
+    breaks = []
+    top = max(h.confidence for h in action.hypotheses)
+    tau = state.threshold
+    if action.experiment is not None:
+        ex = action.experiment
+        if state.protocol != "adaptive":
+            breaks.append(f"proposed an experiment under the {state.protocol} protocol")
+            return breaks
+        if state.must_submit:
+            breaks.append("proposed an experiment after the step budget was spent")
+        if len(action.hypotheses) < 2:
+            breaks.append("reported fewer than two hypotheses while experimenting")
+        if top >= tau:
+            breaks.append(f"proposed an experiment with a confidence of {top:g} >= τ = {tau:g}")
+        if len(ex.predictions) != len(action.hypotheses):
+            breaks.append(f"gave predictions for {len(ex.predictions)} of {len(action.hypotheses)} hypotheses")
+        for i, pred in enumerate(ex.predictions):
+            missing = [o for o in ex.outputs if o not in pred]
+            bad = [o for o in ex.outputs if o in pred and not math.isfinite(pred[o])]
+            if missing:
+                breaks.append(f"hypothesis {i} has no prediction for {', '.join(missing)}")
+            if bad:
+                breaks.append(f"hypothesis {i} predicts a non-finite value for {', '.join(bad)}")
+    elif state.protocol == "adaptive":
+        selected = action.hypotheses[action.submission.selected].confidence
+        if selected < tau:
+            breaks.append(f"submitted with a selected confidence of {selected:g} < τ = {tau:g}")
+    return breaks
+
+
+async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFactory, seed: int,
+                       max_steps: Optional[int] = None) -> Episode:
+    """Play one isolated episode to its end and score it.
+
+    Returns an Episode with status "unfinished" (and no outcome) when the
+    player hit an infrastructure fault: a resume plays it again.
+    """
+    env, setting, protocol = key.environment, key.setting, key.protocol
+    cap = max_steps if protocol == "adaptive" else None
+    task = task_view(card, env, setting, protocol, key.budget, cap)
+    given = preset_observations(card, env, key.budget) if protocol == "fixed" else []
+    state = EpisodeState(task=task, setting=setting, protocol=protocol, threshold=card.data.threshold,
+                         observations=list(given), turns=[], must_submit=protocol != "adaptive",
+                         steps_left=cap if protocol == "adaptive" else None, seed=seed,
+                         episode=key.model_dump())
+    episode = Episode(key=key, collection=card.data.collection, seed=seed, task=task, given=given)
+    player = factory()
+    started = time.perf_counter()
+    usage = Usage()
+    submission_action: Optional[Action] = None
+    breaks: list[str] = []
+    experiments = 0
+    refused = 0
+    hard_cap = (cap or UNBOUNDED_CAP) + MAX_REFUSED + 1
+    try:
+        for index in range(hard_cap + 1):
+            action, used = await player.act(state)
+            usage = usage + used
+            turn = Turn(index=index, action=action, usage=used)
+            problem = action_problem(action, card, protocol)
+            corrections = 0
+            while problem is not None:
+                if corrections >= MAX_CORRECTIONS:
+                    episode.turns.append(turn.model_copy(update={"malformed": problem}))
+                    raise PlayerGaveUp(f"malformed action after {MAX_CORRECTIONS} corrections: {problem}")
+                episode.turns.append(turn.model_copy(update={"malformed": problem}))
+                state.turns = episode.turns
+                corrections += 1
+                action, used = await player.reject(state, action, problem)
+                usage = usage + used
+                turn = Turn(index=index, action=action, usage=used)
+                problem = action_problem(action, card, protocol)
+            turn_breaks = protocol_breaks(action, state)
+            if action.submission is not None:
+                turn = turn.model_copy(update={"breaks": turn_breaks})
+                episode.turns.append(turn)
+                breaks.extend(turn_breaks)
+                submission_action = action
+                break
+            # an experiment
+            if protocol != "adaptive" or state.must_submit:
+                refused += 1
+                response = OracleResponse(rejected=["no experiments are allowed now: submit your answer"])
+                if refused >= MAX_REFUSED:
+                    episode.turns.append(turn.model_copy(update={"breaks": turn_breaks, "response": response}))
+                    breaks.extend(turn_breaks)
+                    raise PlayerGaveUp("kept proposing experiments where none are allowed")
+            else:
+                experiments += 1
+                ex = action.experiment
+                try:
+                    observed = card.simulate(env, ex.inputs, outputs=ex.outputs)
+                    response = OracleResponse(observation=Observation(
+                        inputs={k: float(v) for k, v in ex.inputs.items()},
+                        outputs={k: float(v[0]) for k, v in observed.items()}))
+                    state.observations.append(response.observation)
+                except Rejection as rej:
+                    response = OracleResponse(rejected=rej.reasons)
+                if cap is not None:
+                    state.steps_left = cap - experiments
+                    state.must_submit = state.steps_left <= 0
+            breaks.extend(turn_breaks)
+            episode.turns.append(turn.model_copy(update={"breaks": turn_breaks, "response": response}))
+            state.turns = episode.turns
+        else:
+            raise PlayerGaveUp(f"no submission after {hard_cap} turns")
+    except PlayerFault as fault:
+        await player.close()
+        return episode.model_copy(update={"status": "unfinished", "error": str(fault)})
+    except PlayerGaveUp as gave_up:
+        episode.error = str(gave_up)
+    finally:
+        await player.close()
+    wall = time.perf_counter() - started
+    steps = experiments if protocol == "adaptive" else len(given)
+    episode.outcome = judge(card, env, submission_action, breaks, steps, wall, usage)
+    return episode
+
+
+def judge(card: CompiledCard, env: str, action: Optional[Action], breaks: list[str], steps: int,
+          wall: float, usage: Usage) -> Outcome:
+    """Score the submission and decide success and failure mode."""
+    protocol_ok = not breaks
+    if action is None:
+        return Outcome(submitted=False, valid=False, reason="no submission", ps=0.0, weak=False,
+                       strict=False, protocol_ok=protocol_ok, breaks=breaks, weak_success=False,
+                       strict_success=False, failure_mode="no_usable_answer", steps=steps,
+                       wall_time=wall, usage=usage)
+    predictor = action.submission.predictor
+    score = card.score(predictor, env)
+    mode = classify_failure(card, env, predictor, score)
+    if not protocol_ok or score.strict is False:
+        strict_success: Optional[bool] = False
+    else:
+        strict_success = score.strict  # True, or None when sympy could not decide
+    return Outcome(submitted=True, valid=score.valid, reason=score.reason, ps=score.ps, weak=score.weak,
+                   strict=score.strict, strict_reason=score.strict_reason, protocol_ok=protocol_ok,
+                   breaks=breaks, weak_success=score.weak and protocol_ok,
+                   strict_success=strict_success, failure_mode=mode, steps=steps, wall_time=wall,
+                   usage=usage)

@@ -1,0 +1,169 @@
+"""The evaluation matrix: cards × environments × settings × protocols ×
+budgets × repetitions, played by one player into one run folder.
+
+The run folder holds `episodes.sqlite` (the store), `config.json` (the
+exact configuration and package versions), `cards/` (the compiled cards
+the run used) and, at the end, `summary.csv` / `summary.json`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import platform
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from .card import CardError, CompiledCard, load_card
+from .discovery import find_cards
+from .players import PlayerFactory, make_player
+from .protocols import play_episode
+from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
+from .store import Store
+
+
+@dataclass
+class EvalConfig:
+    paths: list[str]
+    player: str = "baseline"
+    settings: list[str] = field(default_factory=lambda: list(SETTINGS))
+    environments: list[str] = field(default_factory=lambda: list(ENVIRONMENTS))
+    protocols: list[str] = field(default_factory=lambda: list(PROTOCOLS))
+    budgets: list[int] = field(default_factory=lambda: [4])
+    repetitions: int = 3
+    max_steps: Optional[int] = None  # overrides the cards' adaptive step caps
+    concurrency: int = 1
+    seed: int = 0
+    out: str = "runs/baseline"
+    force: bool = False
+    rerun_failed: bool = False
+
+
+@dataclass
+class PlannedEpisode:
+    key: EpisodeKey
+    card: CompiledCard
+    seed: int
+    max_steps: Optional[int]
+
+
+@dataclass
+class RunReport:
+    folder: Path
+    planned: int = 0
+    skipped: int = 0  # already finished
+    played: int = 0
+    unfinished: int = 0
+    skipped_cards: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    errors: list[str] = field(default_factory=list)  # internal errors (episodes left unfinished)
+
+
+def episode_seed(base: int, key: EpisodeKey) -> int:
+    """A stable seed per episode: the same key always plays the same way,
+    and repetitions differ."""
+    text = json.dumps([base, *key.as_tuple()[:-1]])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
+
+
+def load_cards(paths: list[str], folder: Path) -> tuple[list[CompiledCard], list[tuple[str, str]]]:
+    """Compile every card into the run folder; cards that fail lint are
+    skipped with the reason."""
+    cards, skipped = [], []
+    for path in find_cards(paths):
+        try:
+            cards.append(load_card(path, cache_dir=folder / "cards"))
+        except CardError as exc:
+            first = str(exc).splitlines()
+            skipped.append((str(path), first[1] if len(first) > 1 else first[0]))
+    return cards, skipped
+
+
+def plan(config: EvalConfig, cards: list[CompiledCard], player_name: str) -> list[PlannedEpisode]:
+    planned = []
+    for card in cards:
+        for env in config.environments:
+            for setting in config.settings:
+                for protocol in config.protocols:
+                    if protocol == "fixed":
+                        budgets = config.budgets
+                    elif protocol == "adaptive":
+                        budgets = [config.max_steps or card.data.max_steps or 0]
+                    else:
+                        budgets = [0]
+                    for budget in budgets:
+                        for rep in range(config.repetitions):
+                            key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name,
+                                             environment=env, setting=setting, protocol=protocol,
+                                             budget=budget, repetition=rep, player=player_name)
+                            steps = (budget or None) if protocol == "adaptive" else None
+                            planned.append(PlannedEpisode(key, card, episode_seed(config.seed, key), steps))
+    return planned
+
+
+def _versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+    out = {"python": platform.python_version()}
+    for pkg in ("scigame", "numpy", "numba", "sympy", "pint", "lark", "pydantic", "openai"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = None
+    return out
+
+
+async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], None] | None = None,
+                   player: tuple[str, PlayerFactory] | None = None) -> RunReport:
+    """Play every episode of the matrix that is not finished yet.
+
+    `on_progress(event, done, total)` is called with event "plan" once and
+    "episode" after each episode. `player` = (name, factory) plays instead
+    of `config.player` (for players defined in Python).
+    """
+    folder = Path(config.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    player_name, factory = player or make_player(config.player)
+    report = RunReport(folder=folder)
+    cards, report.skipped_cards = load_cards(config.paths, folder)
+    planned = plan(config, cards, player_name)
+    report.planned = len(planned)
+    (folder / "config.json").write_text(json.dumps(
+        {"config": asdict(config), "player": player_name, "versions": _versions(),
+         "cards": {c.name: c.data.source_sha256 for c in cards},
+         "skipped_cards": report.skipped_cards, "written_at": time.time()}, indent=2))
+    with Store(folder) as store:
+        todo = []
+        for p in planned:
+            stored = store.status(p.key)
+            if stored and not config.force:
+                status, weak_success = stored
+                if status == "finished" and not (config.rerun_failed and not weak_success):
+                    report.skipped += 1
+                    continue
+            todo.append(p)
+        if on_progress:
+            on_progress("plan", report.skipped, len(planned))
+        semaphore = asyncio.Semaphore(max(1, config.concurrency))
+
+        async def one(p: PlannedEpisode):
+            async with semaphore:
+                try:
+                    episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
+                except Exception as exc:  # a bug must not take the rest of the run down
+                    from .records import Episode
+                    episode = Episode(key=p.key, collection=p.card.data.collection, seed=p.seed, task={},
+                                      status="unfinished", error=f"internal error: {type(exc).__name__}: {exc}")
+                    report.errors.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
+                                         f"{p.key.protocol}: {type(exc).__name__}: {exc}")
+            store.put(episode)  # one transaction per episode
+            if episode.status == "unfinished":
+                report.unfinished += 1
+            else:
+                report.played += 1
+            if on_progress:
+                on_progress("episode", report.skipped + report.played + report.unfinished, len(planned))
+
+        await asyncio.gather(*(one(p) for p in todo))
+    return report

@@ -1,0 +1,90 @@
+"""Summaries of a run: ESR, PS and counts by collection × setting ×
+environment × protocol (× budget), from the store's rows.
+
+Counts are reported apart and never folded into a mean silently:
+  finished      episodes with an outcome (unfinished ones are listed apart)
+  valid/invalid submissions whose predictor validated / did not
+  missing       no submission at all
+  undetermined  weak passes whose strict verdict sympy could not reach in time;
+                they are left out of the strict ESR's denominator
+Mean PS is over finished episodes, an invalid or missing answer counting 0.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import defaultdict
+from pathlib import Path
+
+GROUP = ("collection", "setting", "environment", "protocol", "budget")
+COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
+                   "invalid", "missing", "undetermined", "protocol_breaks", "input_tokens",
+                   "output_tokens", "cost_usd")
+
+
+def summarize(rows: list[dict]) -> list[dict]:
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[tuple(r[k] for k in GROUP)].append(r)
+    out = []
+    for key in sorted(groups, key=lambda k: tuple(str(x) for x in k)):
+        rs = groups[key]
+        done = [r for r in rs if r["status"] == "finished"]
+        decided = [r for r in done if r["strict_success"] is not None]
+        n = len(done)
+        out.append({
+            **dict(zip(GROUP, key)),
+            "episodes": len(rs),
+            "finished": n,
+            "unfinished": len(rs) - n,
+            "weak_esr": sum(r["weak_success"] for r in done) / n if n else None,
+            "strict_esr": sum(r["strict_success"] for r in decided) / len(decided) if decided else None,
+            "mean_ps": sum(r["ps"] for r in done) / n if n else None,
+            "valid": sum(1 for r in done if r["valid"]),
+            "invalid": sum(1 for r in done if r["submitted"] and not r["valid"]),
+            "missing": sum(1 for r in done if not r["submitted"]),
+            "undetermined": n - len(decided),
+            "protocol_breaks": sum(1 for r in done if not r["protocol_ok"]),
+            "input_tokens": sum(r["input_tokens"] or 0 for r in done),
+            "output_tokens": sum(r["output_tokens"] or 0 for r in done),
+            "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
+        })
+    return out
+
+
+def failure_counts(rows: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for r in rows:
+        if r["status"] == "finished" and r["failure_mode"]:
+            counts[r["failure_mode"]] += 1
+    return dict(sorted(counts.items()))
+
+
+def write_summary(folder: Path, rows: list[dict]) -> list[dict]:
+    table = summarize(rows)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=COLUMNS)
+    writer.writeheader()
+    writer.writerows(table)
+    (folder / "summary.csv").write_text(buf.getvalue())
+    (folder / "summary.json").write_text(json.dumps(
+        {"groups": table, "failure_modes": failure_counts(rows)}, indent=2))
+    return table
+
+
+def per_card(rows: list[dict]) -> list[dict]:
+    """Weak and strict ESR per card × setting × environment (all protocols)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        if r["status"] == "finished":
+            groups[(r["card"], r["setting"], r["environment"])].append(r)
+    out = []
+    for (card, setting, env), rs in sorted(groups.items()):
+        decided = [r for r in rs if r["strict_success"] is not None]
+        out.append({"card": card, "setting": setting, "environment": env, "episodes": len(rs),
+                    "weak_esr": sum(r["weak_success"] for r in rs) / len(rs),
+                    "strict_esr": (sum(r["strict_success"] for r in decided) / len(decided)) if decided else None,
+                    "mean_ps": sum(r["ps"] for r in rs) / len(rs)})
+    return out
