@@ -9,7 +9,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: design.size and the extended design sequence
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
 

@@ -170,10 +170,20 @@ def _write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; build output is shared like any file
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
 
 
 def read_manifest(folder: Path) -> Optional[Manifest]:
@@ -231,6 +241,9 @@ def compile_path(path: str | Path, out_dir: Path, force: bool = False) -> BuildR
                 return BuildResult(str(path), "unchanged", folder, [])
     result = check_source(text, str(path))
     if result.card is None:
+        # a stale build of an earlier version of this card must not be played
+        for folder in _candidate_folders(out_dir, text):
+            (folder / "manifest.json").unlink(missing_ok=True)
         return BuildResult(str(path), "failed", None, result.diagnostics)
     status, folder = build_card(result.card, out_dir, force)
     return BuildResult(str(path), status, folder, result.diagnostics)

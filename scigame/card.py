@@ -19,7 +19,9 @@ from typing import Iterable, Mapping
 
 import numpy as np
 
-from .compiler.artifact import CompiledCardData, EvaluationSet, Manifest
+import json
+
+from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest
 from .oracle import check_proposal, quantize
 
 ENVIRONMENTS = ("original", "counterfactual")
@@ -45,10 +47,19 @@ class CompiledCard:
     def __init__(self, folder: Path):
         self.folder = Path(folder)
         try:
-            self.manifest = Manifest.model_validate_json((self.folder / "manifest.json").read_text("utf-8"))
+            raw = json.loads((self.folder / "manifest.json").read_text("utf-8"))
+        except (OSError, ValueError):
+            raise CardError(f"{self.folder}: not a compiled card (no readable manifest.json); "
+                            "compile it with `scigame compile CARD.sci -o DIR`") from None
+        if raw.get("format_version") != FORMAT_VERSION:
+            raise CardError(f"{self.folder}: compiled by another scigame (format {raw.get('format_version')}, "
+                            f"this one reads {FORMAT_VERSION}); compile the card again")
+        try:
+            self.manifest = Manifest.model_validate(raw)
             self.data = CompiledCardData.model_validate_json((self.folder / "card.json").read_text("utf-8"))
         except (OSError, ValueError) as exc:
-            raise CardError(f"{self.folder}: not a compiled card ({exc})") from None
+            raise CardError(f"{self.folder}: damaged compiled card ({str(exc).splitlines()[0]}); "
+                            "compile the card again") from None
 
     # -- identity -------------------------------------------------------------
     @property

@@ -46,8 +46,9 @@ class _Group(click.Group):
 def main() -> None:
     """scigame: science cards compiled into paired discovery games for LLM agents.
 
-    Write a card in the .sci language, check it with `scigame lint`, and
-    (in later releases) compile and evaluate players on it.
+    Write a card in the .sci language and check it with `scigame lint`;
+    `compile` it into simulators, `simulate` an experiment, `score` a
+    predictor, and `eval` a player over the whole episode matrix.
     """
 
 
@@ -152,17 +153,18 @@ def compile_cmd(paths, out_dir, force, warm):
 
 
 def _parse_assignments(pairs) -> dict[str, float]:
-    values = {}
+    values: dict[str, float] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
+        name = name.strip()
         if not sep or not name:
             raise click.UsageError(f"expected NAME=VALUE, got {pair!r}")
+        if name in values:
+            raise click.UsageError(f"{name} is given twice")
         try:
-            values[name.strip()] = float(text)
+            values[name] = float(text)
         except ValueError:
             raise click.UsageError(f"{name}: {text!r} is not a number") from None
-        if name.strip() in list(values)[:-1]:
-            raise click.UsageError(f"{name} is given twice")
     return values
 
 
@@ -202,7 +204,8 @@ def score(card_path, predictor_file, env, timeout):
     """Validate and score a predictor on the card's hidden evaluation set.
 
     Prints JSON with valid, reason, ps, weak, strict and per-output errors.
-    Exit status 0 when the predictor was scored (valid or not), 2 on usage errors.
+    Exit status 0 when the predictor was scored (valid or not), 1 when the
+    card cannot be loaded (lint errors), 2 on usage errors.
     """
     from pathlib import Path
 

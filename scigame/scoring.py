@@ -76,6 +76,10 @@ def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> S
     ps = prediction_score(errors)
     weak = all(s.max_error <= 1.0 for s in per_output.values())
     if not weak:
+        for name, out in per_output.items():
+            out.strict = False
+            out.strict_reason = "not checked: the predictor is not weak" if out.max_error <= 1.0 else \
+                f"not weak: the largest scaled error is {out.max_error:.3g} > 1"
         worst = max(per_output, key=lambda k: per_output[k].max_error)
         return Score(environment=env, valid=True, ps=ps, weak=False, strict=False,
                      strict_reason=f"not weak: the largest scaled error of {worst} is "
@@ -86,8 +90,16 @@ def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> S
                  points=n, outputs=per_output)
 
 
+#: Strict verdicts already reached in this process, keyed by card, world,
+#: output and the predictor tree's canonical JSON: repetitions that submit the
+#: same tree do not pay for sympy again. Undecided verdicts are not kept.
+_VERDICTS: dict[tuple, object] = {}
+
+
 def _strict(card, predictor: dict, env: str, per_output: dict[str, OutputScore],
             timeout: float) -> tuple[Optional[bool], str]:
+    import json
+
     from .symbolic import Variable, strict_match
 
     variables = [Variable(s.name, s.domain.lo, s.domain.hi, s.domain.kind in ("integer",))
@@ -95,8 +107,13 @@ def _strict(card, predictor: dict, env: str, per_output: dict[str, OutputScore],
     verdicts = []
     for o in card.data.outputs:
         reference = card.data.environments[env].laws[o.name]
-        verdict = strict_match(predictor[o.name], reference, variables,
-                               rel_tol=max(o.tol_rel, 1e-9), timeout=timeout)
+        memo = (card.data.source_sha256, env, o.name, json.dumps(predictor[o.name], sort_keys=True))
+        verdict = _VERDICTS.get(memo)
+        if verdict is None:
+            verdict = strict_match(predictor[o.name], reference, variables,
+                                   rel_tol=max(o.tol_rel, 1e-9), timeout=timeout)
+            if verdict.strict is not None and len(_VERDICTS) < 100_000:
+                _VERDICTS[memo] = verdict
         per_output[o.name].strict = verdict.strict
         per_output[o.name].strict_reason = verdict.reason
         verdicts.append((o.name, verdict))

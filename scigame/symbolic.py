@@ -366,6 +366,11 @@ _RESIDUE_ZERO = 1e-40
 _RESIDUE_POINTS = 16
 
 
+#: Exponents must match the law's to this relative precision (they are form,
+#: not fitted constants).
+EXPONENT_TOL = 1e-9
+
+
 def _is_constant(e: sympy.Expr) -> bool:
     return not e.free_symbols
 
@@ -431,6 +436,10 @@ def equal_within(a: sympy.Expr, b: sympy.Expr, tol: float) -> bool:
             return equal_within(ra, rb, tol)
     if a.func != b.func or len(a.args) != len(b.args) or not a.args:
         return False
+    if isinstance(a, sympy.Pow) and _is_constant(a.exp) and _is_constant(b.exp):
+        # an exponent is part of the law's form: r^0.502 is not r^(1/2),
+        # whatever the output's tolerance
+        return _close(a.exp, b.exp, EXPONENT_TOL) and equal_within(a.base, b.base, tol)
     if isinstance(a, _UNORDERED):
         return _match_all(a.args, b.args, tol)
     return all(equal_within(x, y, tol) for x, y in zip(a.args, b.args))
@@ -448,9 +457,10 @@ def _snap_constants(candidate: sympy.Expr, targets: set[sympy.Rational],
     6014); simple fractions such as exponents are left alone.
     """
     magnitudes = sorted({abs(t) for t in targets if t != 0})
+    exponents = {p.exp for p in candidate.atoms(sympy.Pow) if p.exp.is_Number}
     mapping: dict[sympy.Expr, sympy.Expr] = {}
     for n in _numbers(candidate):
-        if n == 0 or abs(n) in magnitudes:
+        if n == 0 or abs(n) in magnitudes or n in exponents:
             continue
         if abs(n.p) <= _STRUCTURAL and n.q <= _STRUCTURAL:
             continue

@@ -184,3 +184,37 @@ def test_evaluation_set_respects_domains_and_constraints(tmp_path):
     design = json.loads((card.folder / "design.json").read_text())
     assert design["method"] == "sobol" and design["size"] == 4 and len(design["points"]) == 64
     assert all(p["x"] * p["k"] <= 20 for p in design["points"])
+
+
+def test_failed_rebuild_retires_the_stale_build(tmp_path):
+    card = tmp_path / "gravitation.sci"
+    card.write_text(GRAVITATION.read_text())
+    built = compile_path(card, tmp_path / "out")
+    assert built.status == "built"
+    card.write_text(GRAVITATION.read_text().replace("set n = 3", "set n = 2.00000001"))  # E701
+    failed = compile_path(card, tmp_path / "out")
+    assert failed.status == "failed" and any(d.code == "E701" for d in failed.diagnostics)
+    with pytest.raises(scigame.CardError, match="not a compiled card"):
+        scigame.load_card(built.folder)
+
+
+def test_other_format_version_asks_for_a_recompile(tmp_path):
+    built = compile_path(GRAVITATION, tmp_path / "out")
+    manifest = built.folder / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["format_version"] = 1
+    manifest.write_text(json.dumps(data))
+    with pytest.raises(scigame.CardError, match="compile the card again"):
+        scigame.load_card(built.folder)
+
+
+def test_compiled_files_are_readable_by_others(tmp_path):
+    built = compile_path(GRAVITATION, tmp_path / "out")
+    mode = (built.folder / "card.json").stat().st_mode & 0o777
+    assert mode & 0o044 == 0o044 & ~_umask()
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -4,11 +4,13 @@ what it should; the example card lints clean."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
@@ -16,9 +18,9 @@ EXAMPLES = REPO / "examples"
 EXAMPLE_CARDS = sorted((EXAMPLES / "write_a_card").glob("*.sci"))
 
 
-def run_example(*args: str) -> subprocess.CompletedProcess:
+def run_example(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     proc = subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, env=env)
     assert proc.returncode == 0, (proc.returncode, proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr
     return proc
@@ -32,7 +34,8 @@ def printed_value(output: str, env: str, name: str) -> float:
 
 def test_every_example_is_tested():
     scripts = {p.name for p in EXAMPLES.glob("*.py")}
-    assert scripts == {"python_api.py", "lint_json.py"}, "add a test for the new example"
+    assert scripts == {"python_api.py", "lint_json.py", "score_by_hand.py"}, \
+        "add a test for the new example"
 
 
 def test_python_api_example():
@@ -55,6 +58,62 @@ def test_python_api_example_on_the_example_card():
     x = 0.0275
     assert printed_value(out, "original", "F") == pytest.approx(250 * x, rel=1e-9)
     assert printed_value(out, "counterfactual", "F") == pytest.approx(250 * x * x, rel=1e-9)
+
+
+def _score_table(output: str) -> dict[str, dict[str, tuple[str, str]]]:
+    """The example's side-by-side table: env -> row -> (library, by hand)."""
+    table: dict[str, dict[str, tuple[str, str]]] = {}
+    env = None
+    for line in output.splitlines():
+        if line in ("original", "counterfactual"):
+            env = line
+            table[env] = {}
+            continue
+        m = re.match(r"^  (max e|mean e|PS|weak|strict)\s{2,}(\S+)\s+(.+?)\s*$", line)
+        if env and m:
+            table[env][m.group(1)] = (m.group(2), m.group(3))
+    return table
+
+
+def test_score_by_hand_example(tmp_path):
+    env = {**os.environ, "SCIGAME_CACHE": str(tmp_path / "cache")}
+    out = run_example("examples/score_by_hand.py", env=env).stdout
+    table = _score_table(out)
+    assert set(table) == {"original", "counterfactual"}, out
+
+    # The library and the hand computation agree.
+    for world in table.values():
+        library, hand = (float(x) for x in world["PS"])
+        assert abs(library - hand) <= 1e-12
+        assert world["weak"][0] == world["weak"][1]
+
+    # The original law is the original world's law: weak and strict there,
+    # and not weak in the counterfactual world (g scaled by 0.8).
+    assert table["original"]["weak"][0] == "True"
+    assert table["original"]["strict"][0] == "True"
+    assert table["counterfactual"]["weak"][0] == "False"
+    assert table["counterfactual"]["strict"][0] == "False"
+
+    # Independently: the prediction 2*pi*sqrt(L/9.81) against the
+    # counterfactual's 2*pi*sqrt(L/(0.8*9.81)), with the pendulum card's
+    # tolerances (abs 0.002 s, rel 0.5 %) written out here, at the stored
+    # evaluation points.
+    folder = tmp_path / "cache"
+    evaluation = json.loads(next(folder.rglob("pendulum/evaluation.json")).read_text())
+    L = np.asarray(evaluation["inputs"]["L"])
+    assert len(L) == 256
+    predicted = 2 * np.pi * np.sqrt(L / 9.81)
+    truth = 2 * np.pi * np.sqrt(L / (0.8 * 9.81))
+    e = np.abs(predicted - truth) / (0.002 + 0.005 * truth)
+    assert float(table["counterfactual"]["PS"][0]) == pytest.approx(1 / (1 + e.mean()), rel=1e-9)
+    assert float(table["counterfactual"]["max e"][0]) == pytest.approx(e.max(), rel=1e-9)
+    assert e.max() > 1
+    assert float(table["original"]["PS"][0]) == pytest.approx(1.0, abs=1e-12)
+
+    # The invalid predictor: log of a negative number, rejected whole.
+    assert "valid = False, PS = 0.0, weak = False, strict = False" in out
+    assert re.search(r"reason: log of a non-positive number at T \(at L=[0-9.]+\)", out)
+    assert re.search(r"^  path:\s+T$", out, re.M)
 
 
 def test_lint_json_example():

@@ -111,3 +111,12 @@ def test_rejection_through_cli(probe, tmp_path):
                                        "x=2", "k=1", "c=0.5"])
     assert result.exit_code == 0, result.output
     assert '"y": 1.0' in result.output
+
+
+def test_simulate_cli_refuses_an_input_given_twice(probe):
+    from click.testing import CliRunner
+
+    from scigame.cli import main
+    result = CliRunner().invoke(main, ["simulate", str(probe.folder), "--env", "original",
+                                       "x=2", "x=3", "k=1", "c=0.5"])
+    assert result.exit_code == 2 and "x is given twice" in result.output

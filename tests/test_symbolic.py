@@ -98,6 +98,11 @@ CASES = [
     ("law+1e-20x", op("add", op("pow", x, 2), op("mul", 1e-20, x)), op("pow", x, 2),
      POS_X, 0.01, False),
     ("wrong-exponent", gravity(power=3), gravity(), MASSES, 0.01, False),
+    # an exponent within the output's tolerance is still the wrong exponent
+    ("exponent-within-tolerance", op("mul", 2.006, op("pow", x, 0.502)),
+     op("mul", 2.006, op("pow", x, 0.5)), POS_X, 0.005, False),
+    ("sqrt-written-as-pow-0.5", op("mul", 2.006, op("pow", x, 0.5)),
+     op("mul", 2.0, op("sqrt", x)), POS_X, 0.005, True),
     ("polynomial-fit-of-exp", exp_polynomial_fit(), op("exp", x),
      [Variable("x", 0.0, 0.5)], 0.01, False),
     ("arrhenius-folded-constant", op("mul", 1e7, op("exp", op("div", -6014, T))),
