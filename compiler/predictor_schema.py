@@ -19,8 +19,11 @@ PREDICTOR_OPS: dict[str, tuple[int, int | None]] = {
 
 
 def predictor_schema(data: CompiledCardData) -> dict:
-    inputs = [s.name for s in data.inputs]
-    outputs = [o.name for o in data.outputs]
+    return predictor_schema_for([s.name for s in data.inputs], [o.name for o in data.outputs])
+
+
+def predictor_schema_for(inputs: list[str], outputs: list[str]) -> dict:
+    """The schema for a card with these input and output names."""
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "predictor",

@@ -246,23 +246,31 @@ def _fmt(v, pct=False):
     return f"{100 * v:.0f}%" if pct else (f"{v:.3f}" if isinstance(v, float) else str(v))
 
 
-def _print_summary(table: list[dict], failures: dict[str, int]) -> None:
+def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict] | None = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
     t = Table(title="summary", show_lines=False)
     for col in ("collection", "setting", "environment", "protocol", "B", "n", "strict ESR", "weak ESR",
-                "mean PS", "valid", "invalid", "missing", "undet.", "unfinished"):
+                "mean PS", "SES", "valid", "invalid", "missing", "undet.", "unfinished"):
         t.add_column(col, justify="right" if col not in ("collection", "setting", "environment", "protocol") else "left")
     for r in table:
         t.add_row(r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
                   str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True),
-                  _fmt(r["mean_ps"]), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
+                  _fmt(r["mean_ps"]), _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
                   str(r["undetermined"]), str(r["unfinished"]))
     console = Console(width=160)
     console.print(t)
     if failures:
         console.print("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
+    if usage and any(u["input_tokens"] or u["output_tokens"] for u in usage):
+        u_table = Table(title="tokens and cost")
+        for col in ("player", "protocol", "episodes", "input tokens", "output tokens", "cost $"):
+            u_table.add_column(col, justify="left" if col in ("player", "protocol") else "right")
+        for u in usage:
+            u_table.add_row(u["player"], u["protocol"], str(u["episodes"]), str(u["input_tokens"]),
+                            str(u["output_tokens"]), f"{u['cost_usd']:.4f}")
+        console.print(u_table)
 
 
 @main.command(name="eval")
@@ -287,8 +295,23 @@ def _print_summary(table: list[dict], failures: dict[str, int]) -> None:
 @click.option("--force", is_flag=True, help="Replay every episode, finished or not.")
 @click.option("--rerun-failed", is_flag=True, help="Also replay finished episodes that failed weak ESR.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--base-url", default=None, help="OpenAI-compatible endpoint (openai:MODEL players).")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+              help="Environment variable that holds the API key.")
+@click.option("--reasoning-effort", default=None, help="Passed to the endpoint (e.g. low, medium, high).")
+@click.option("--temperature", type=float, default=None, help="Sampling temperature, where supported.")
+@click.option("--max-tokens", type=click.IntRange(1), default=None, help="Completion token cap per call.")
+@click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds per LLM call.")
+@click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True,
+              help="Retries of an infrastructure fault (429, 5xx, timeouts) per call.")
+@click.option("--no-structured", is_flag=True, help="Do not ask the endpoint for structured outputs.")
+@click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None,
+              help="Model registry (prices, cutoffs) to use instead of the bundled one.")
+@click.option("--max-cost", type=float, default=None,
+              help="Dollars: stop starting new episodes once the run folder has spent this much.")
 def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps, concurrency, seed,
-             out_dir, force, rerun_failed, quiet):
+             out_dir, force, rerun_failed, quiet, base_url, api_key_env, reasoning_effort, temperature,
+             max_tokens, timeout, max_retries, no_structured, models_file, max_cost):
     """Play the episode matrix and store every episode.
 
     With no PATHS it uses the bundled cards (the repository's cards/).
@@ -303,7 +326,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
     from .runner import EvalConfig, run_eval
     from .store import Store
-    from .summary import failure_counts, write_summary
+    from .summary import failure_counts, usage_table, write_summary
 
     if not paths:
         bundled = Path(__file__).resolve().parent.parent / "cards"
@@ -316,7 +339,11 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         environments=_csv_choice(envs, ENVIRONMENTS, "env"),
         protocols=_csv_choice(protocols, PROTOCOLS, "protocol"), budgets=_budgets(budgets),
         repetitions=reps, max_steps=max_steps, concurrency=concurrency, seed=seed,
-        out=out_dir or str(Path("runs") / slug), force=force, rerun_failed=rerun_failed)
+        out=out_dir or str(Path("runs") / slug), force=force, rerun_failed=rerun_failed,
+        max_cost=max_cost,
+        llm={"base_url": base_url, "api_key_env": api_key_env, "reasoning_effort": reasoning_effort,
+             "temperature": temperature, "max_tokens": max_tokens, "timeout": timeout,
+             "max_retries": max_retries, "structured": not no_structured, "models": models_file})
     try:
         find_cards(config.paths)
     except CardPathError as exc:
@@ -345,14 +372,87 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     with Store(report.folder) as store:
         rows = store.rows()
     table = write_summary(report.folder, rows)
-    _print_summary(table, failure_counts(rows))
+    _print_summary(table, failure_counts(rows), usage_table(rows))
     click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
                f"of {report.planned} planned; run folder: {report.folder}")
+    if report.not_started:
+        click.echo(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
+                   f"of --max-cost ${max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
     for err in report.errors:
         click.echo(f"error: {err}", err=True)
+    if report.auth_error:
+        click.echo(f"scigame: stopped: the endpoint refused the credentials: {report.auth_error}", err=True)
+        sys.exit(EXIT_USAGE)
     if report.errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
+@click.option("--judge", "judges", multiple=True, required=True,
+              help="openai:MODEL; repeat for a panel of judges.")
+@click.option("--base-url", default=None, help="OpenAI-compatible endpoint of the judges.")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True)
+@click.option("--reasoning-effort", default=None)
+@click.option("--timeout", type=float, default=120.0, show_default=True)
+@click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True)
+@click.option("--concurrency", default=4, show_default=True, type=click.IntRange(1, 256))
+@click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None)
+@click.option("--force", is_flag=True, help="Judge again episodes already judged.")
+@click.option("--quiet", is_flag=True)
+def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, timeout, max_retries, concurrency,
+          models_file, force, quiet):
+    """Score the final explanations of a run's episodes with LLM judges (SES).
+
+    Each non-null criterion must quote the transcript; quotes are verified
+    and an unverifiable one counts as null. Results go into the run's store;
+    `scigame report` then shows SES and the judges' agreement.
+    """
+    import asyncio
+    from pathlib import Path
+
+    from .llm.client import ChatClient, LLMConfig
+    from .llm.judge import agreement, judge_run
+    from .llm.registry import load_registry
+    from .store import DB_NAME, Store
+
+    if not (Path(run_dir) / DB_NAME).exists():
+        raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
+    registry = load_registry(models_file)
+    panel = []
+    for spec in judges:
+        kind, _, model = spec.partition(":")
+        if kind != "openai" or not model:
+            raise click.BadParameter(f"{spec!r}: judges are openai:MODEL", param_hint="--judge")
+        panel.append((spec, ChatClient(LLMConfig(model=model, base_url=base_url, api_key_env=api_key_env,
+                                                 reasoning_effort=reasoning_effort, timeout=timeout,
+                                                 max_retries=max_retries), registry)))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    progress = Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                        disable=quiet)
+    task_id = None
+
+    def on_progress(event, done, total):
+        nonlocal task_id
+        if event == "plan":
+            task_id = progress.add_task("judging", total=total, completed=done)
+        else:
+            progress.update(task_id, completed=done)
+
+    with progress:
+        result = asyncio.run(judge_run(Path(run_dir), panel, concurrency, force, on_progress))
+    with Store(run_dir) as store:
+        alpha = agreement(store.judgement_rows())
+    click.echo(f"{result.judged} judged, {result.skipped} already judged, {result.unfinished} left for a "
+               f"later run (endpoint faults); {result.unverified} scores made null for unverifiable quotes")
+    if len(panel) > 1:
+        click.echo("Krippendorff's alpha: " + ", ".join(
+            f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in alpha.items()))
+    if result.auth_error:
+        click.echo(f"scigame: stopped: the endpoint refused the credentials: {result.auth_error}", err=True)
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if result.unfinished else EXIT_OK)
 
 
 @main.command()
@@ -363,17 +463,32 @@ def report(run_dir, fmt):
     from pathlib import Path
 
     from .store import DB_NAME, Store
-    from .summary import failure_counts, per_card, summarize
+    from .summary import failure_counts, per_card, summarize, usage_table
 
     if not (Path(run_dir) / DB_NAME).exists():
         raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
+    from .llm.judge import agreement
+
     with Store(run_dir) as store:
-        rows = store.rows()
-    table, cards, failures = summarize(rows), per_card(rows), failure_counts(rows)
+        rows, judgements = store.rows(), store.judgement_rows()
+    table, cards, failures = summarize(rows, judgements), per_card(rows), failure_counts(rows)
+    judge_failures: dict[str, int] = {}
+    for j in judgements:
+        if j["failure"]:
+            judge_failures[j["failure"]] = judge_failures.get(j["failure"], 0) + 1
+    alpha = agreement(judgements) if len({j["judge"] for j in judgements}) > 1 else {}
     if fmt == "json":
-        click.echo(json.dumps({"groups": table, "cards": cards, "failure_modes": failures}, indent=2))
+        click.echo(json.dumps({"groups": table, "cards": cards, "failure_modes": failures,
+                               "judge_failure_modes": judge_failures, "judge_agreement": alpha,
+                               "usage": usage_table(rows)}, indent=2))
         return
-    _print_summary(table, failures)
+    _print_summary(table, failures, usage_table(rows))
+    if judgements:
+        click.echo("judge-assigned failure modes: " + (", ".join(f"{k} {v}" for k, v in judge_failures.items())
+                                                      or "none"))
+    if alpha:
+        click.echo("judge agreement (Krippendorff's alpha): " + ", ".join(
+            f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in alpha.items()))
     from rich.console import Console
     from rich.table import Table
     t = Table(title="per card")

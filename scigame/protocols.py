@@ -214,6 +214,8 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
         return episode.model_copy(update={"status": "unfinished", "error": str(fault)})
     except PlayerGaveUp as gave_up:
         episode.error = str(gave_up)
+        if gave_up.usage is not None:
+            usage = usage + gave_up.usage
     finally:
         await player.close()
     wall = time.perf_counter() - started

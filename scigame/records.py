@@ -84,6 +84,8 @@ class Action(_Record):
     submission: Optional[Submission] = None
     #: Free text the player wants on the record (reasoning summary, plans).
     notes: str = ""
+    #: The model's reply exactly as received (LLM players), for audits and the judge.
+    raw: str = ""
 
     @model_validator(mode="after")
     def _one_kind(self) -> "Action":
@@ -113,7 +115,8 @@ class Usage(_Record):
     output_tokens: int = 0
     reasoning_tokens: int = 0
     cost_usd: float = 0.0
-    retries: int = 0
+    retries: int = 0  # infrastructure retries (never the model's fault)
+    corrections: int = 0  # replies sent back to the model as unusable
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(**{k: getattr(self, k) + getattr(other, k) for k in Usage.model_fields})

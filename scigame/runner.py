@@ -40,6 +40,8 @@ class EvalConfig:
     out: str = "runs/baseline"
     force: bool = False
     rerun_failed: bool = False
+    max_cost: Optional[float] = None  # dollars: stop starting episodes once the run has spent this
+    llm: dict = field(default_factory=dict)  # LLMConfig fields and `models` for openai:MODEL players
 
 
 @dataclass
@@ -59,6 +61,9 @@ class RunReport:
     unfinished: int = 0
     skipped_cards: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
     errors: list[str] = field(default_factory=list)  # internal errors (episodes left unfinished)
+    not_started: int = 0  # left for later by --max-cost
+    spent_usd: float = 0.0  # the run folder's total, this invocation included
+    auth_error: str = ""  # the endpoint refused the credentials: the run stopped
 
 
 def episode_seed(base: int, key: EpisodeKey) -> int:
@@ -124,7 +129,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     """
     folder = Path(config.out)
     folder.mkdir(parents=True, exist_ok=True)
-    player_name, factory = player or make_player(config.player)
+    player_name, factory = player or make_player(config.player, **dict(config.llm))
     report = RunReport(folder=folder)
     cards, report.skipped_cards = load_cards(config.paths, folder)
     planned = plan(config, cards, player_name)
@@ -146,11 +151,18 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
         if on_progress:
             on_progress("plan", report.skipped, len(planned))
         semaphore = asyncio.Semaphore(max(1, config.concurrency))
+        report.spent_usd = store.total_cost()
+        from .llm.client import AuthFailure
 
         async def one(p: PlannedEpisode):
             async with semaphore:
+                if config.max_cost is not None and report.spent_usd >= config.max_cost:
+                    report.not_started += 1
+                    return
                 try:
                     episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
+                except AuthFailure:
+                    raise
                 except Exception as exc:  # a bug must not take the rest of the run down
                     from .records import Episode
                     episode = Episode(key=p.key, collection=p.card.data.collection, seed=p.seed, task={},
@@ -158,6 +170,8 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
                     report.errors.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
                                          f"{p.key.protocol}: {type(exc).__name__}: {exc}")
             store.put(episode)  # one transaction per episode
+            if episode.outcome is not None:
+                report.spent_usd += episode.outcome.usage.cost_usd
             if episode.status == "unfinished":
                 report.unfinished += 1
             else:
@@ -165,5 +179,17 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             if on_progress:
                 on_progress("episode", report.skipped + report.played + report.unfinished, len(planned))
 
-        await asyncio.gather(*(one(p) for p in todo))
+        tasks = [asyncio.create_task(one(p)) for p in todo]
+        try:
+            await asyncio.gather(*tasks)
+        except AuthFailure as exc:
+            # nothing else will work: stop every episode in flight (none is stored half-done)
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            report.auth_error = str(exc)
+        finally:
+            close = getattr(factory, "aclose", None)
+            if close is not None:
+                await close()
     return report

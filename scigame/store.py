@@ -48,6 +48,28 @@ CREATE TABLE IF NOT EXISTS episodes (
     PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS judgements (
+    card_hash   TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    setting     TEXT NOT NULL,
+    protocol    TEXT NOT NULL,
+    budget      INTEGER NOT NULL,
+    repetition  INTEGER NOT NULL,
+    player      TEXT NOT NULL,
+    judge       TEXT NOT NULL,
+    effects     REAL,
+    comparison  REAL,
+    evidence    REAL,
+    ses         REAL,
+    unverified  INTEGER NOT NULL,
+    failure     TEXT,
+    input_tokens  INTEGER,
+    output_tokens INTEGER,
+    cost_usd    REAL,
+    record      TEXT NOT NULL,
+    written_at  REAL NOT NULL,
+    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player, judge)
+);
 """
 
 DB_NAME = "episodes.sqlite"
@@ -124,7 +146,34 @@ class Store:
         cur = self.db.execute("SELECT * FROM episodes ORDER BY card, environment, setting, protocol, "
                               "budget, repetition, player")
         names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur.fetchall() if True]
+        return [dict(zip(names, r)) for r in cur.fetchall()]
+
+    # -- judgements ---------------------------------------------------------------
+    def judged(self, key: EpisodeKey, judge: str) -> bool:
+        return self.db.execute(
+            "SELECT 1 FROM judgements WHERE card_hash=? AND environment=? AND setting=? AND protocol=? "
+            "AND budget=? AND repetition=? AND player=? AND judge=?", (*key.as_tuple(), judge)).fetchone() is not None
+
+    def put_judgement(self, key: EpisodeKey, judge: str, judgement) -> None:
+        u = judgement.usage
+        record = json.dumps({"scores": judgement.scores, "quotes": judgement.quotes,
+                             "reasons": judgement.reasons, "failure": judgement.failure,
+                             "unverified": judgement.unverified, "raw": judgement.raw,
+                             "usage": u.model_dump()})
+        row = (*key.as_tuple(), judge, judgement.scores["effects"], judgement.scores["comparison"],
+               judgement.scores["evidence"], judgement.ses, judgement.unverified, judgement.failure,
+               u.input_tokens, u.output_tokens, u.cost_usd, record, time.time())
+        with self.db:
+            self.db.execute(f"INSERT OR REPLACE INTO judgements VALUES ({', '.join('?' * len(row))})", row)
+
+    def judgement_rows(self) -> list[dict]:
+        cur = self.db.execute("SELECT * FROM judgements ORDER BY card_hash, environment, setting, protocol, "
+                              "budget, repetition, player, judge")
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r)) for r in cur.fetchall()]
+
+    def total_cost(self) -> float:
+        return float(self.db.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM episodes").fetchone()[0])
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]

@@ -20,11 +20,23 @@ from pathlib import Path
 
 GROUP = ("collection", "setting", "environment", "protocol", "budget")
 COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
-                   "invalid", "missing", "undetermined", "protocol_breaks", "input_tokens",
-                   "output_tokens", "cost_usd")
+                   "invalid", "missing", "undetermined", "protocol_breaks", "mean_ses", "judged",
+                   "input_tokens", "output_tokens", "cost_usd")
+
+_KEY = ("card_hash", "environment", "setting", "protocol", "budget", "repetition", "player")
 
 
-def summarize(rows: list[dict]) -> list[dict]:
+def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
+    """Each judged episode's SES, averaged over its judges (null SES left out)."""
+    per: dict[tuple, list[float]] = defaultdict(list)
+    for j in judgements:
+        if j["ses"] is not None:
+            per[tuple(j[k] for k in _KEY)].append(j["ses"])
+    return {k: sum(v) / len(v) for k, v in per.items()}
+
+
+def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[dict]:
+    ses = episode_ses(judgements or [])
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         groups[tuple(r[k] for k in GROUP)].append(r)
@@ -47,11 +59,16 @@ def summarize(rows: list[dict]) -> list[dict]:
             "missing": sum(1 for r in done if not r["submitted"]),
             "undetermined": n - len(decided),
             "protocol_breaks": sum(1 for r in done if not r["protocol_ok"]),
+            **_ses_columns([ses[k] for k in (tuple(r[c] for c in _KEY) for r in done) if k in ses]),
             "input_tokens": sum(r["input_tokens"] or 0 for r in done),
             "output_tokens": sum(r["output_tokens"] or 0 for r in done),
             "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
         })
     return out
+
+
+def _ses_columns(values: list[float]) -> dict:
+    return {"mean_ses": sum(values) / len(values) if values else None, "judged": len(values)}
 
 
 def failure_counts(rows: list[dict]) -> dict[str, int]:
@@ -62,15 +79,15 @@ def failure_counts(rows: list[dict]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def write_summary(folder: Path, rows: list[dict]) -> list[dict]:
-    table = summarize(rows)
+def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None = None) -> list[dict]:
+    table = summarize(rows, judgements)
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS)
     writer.writeheader()
     writer.writerows(table)
     (folder / "summary.csv").write_text(buf.getvalue())
     (folder / "summary.json").write_text(json.dumps(
-        {"groups": table, "failure_modes": failure_counts(rows)}, indent=2))
+        {"groups": table, "failure_modes": failure_counts(rows), "usage": usage_table(rows)}, indent=2))
     return table
 
 
@@ -88,3 +105,15 @@ def per_card(rows: list[dict]) -> list[dict]:
                     "strict_esr": (sum(r["strict_success"] for r in decided) / len(decided)) if decided else None,
                     "mean_ps": sum(r["ps"] for r in rs) / len(rs)})
     return out
+
+
+def usage_table(rows: list[dict]) -> list[dict]:
+    """Tokens and dollars by player and protocol (all episodes, finished or not)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[(r["player"], r["protocol"])].append(r)
+    return [{"player": player, "protocol": protocol, "episodes": len(rs),
+             "input_tokens": sum(r["input_tokens"] or 0 for r in rs),
+             "output_tokens": sum(r["output_tokens"] or 0 for r in rs),
+             "cost_usd": sum(r["cost_usd"] or 0.0 for r in rs)}
+            for (player, protocol), rs in sorted(groups.items())]

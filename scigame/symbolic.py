@@ -470,6 +470,15 @@ def _snap_constants(candidate: sympy.Expr, targets: set[sympy.Rational],
     return candidate.xreplace(mapping) if mapping else candidate
 
 
+def _exp_form(e: sympy.Expr) -> sympy.Expr:
+    """Every power with a positive constant base and a variable exponent,
+    b^x, written as exp(x·log b); log10(x) is already log(x)/log(10)."""
+    return e.replace(
+        lambda x: isinstance(x, sympy.Pow) and x.base.is_number and x.base.is_positive
+        and not x.exp.is_number,
+        lambda x: sympy.exp(sympy.expand(x.exp * sympy.log(x.base))))
+
+
 def _expand_all(e: sympy.Expr) -> sympy.Expr:
     """Expand products, powers, logs (where the domain allows) and trig sums."""
     return sympy.expand(e, trig=True, log=True, power_exp=True, power_base=True)
@@ -531,6 +540,10 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
 
     if equal_within(cand, law, rel_tol):
         return True, f"is the law: the same expression, constants within {tol_text}"
+    # 2^(-t/h) and exp(-0.01247*t) are one law written two ways: compare
+    # both with every constant-base power as an exponential
+    if equal_within(_exp_form(cand), _exp_form(law), rel_tol):
+        return True, f"is the law written with exponentials, constants within {tol_text}"
 
     law_expanded = _expand_all(law)
     cand = _snap_constants(cand, _numbers(law) | _numbers(law_expanded), rel_tol)

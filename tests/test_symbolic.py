@@ -31,6 +31,8 @@ m1, m2 = var("m1"), var("m2")
 
 POS_X = [Variable("x", 0.1, 5.0)]
 SYM_X = [Variable("x", -3.0, 3.0)]
+POS_T = [Variable("t", 0.0, 300.0)]
+t = var("t")
 POS_XY = [Variable("x", 0.1, 5.0), Variable("y", 0.1, 5.0)]
 POS_AB = [Variable("a", 0.1, 10.0), Variable("b", 0.1, 10.0)]
 SYM_AB = [Variable("a", -2.0, 2.0), Variable("b", -2.0, 2.0)]
@@ -98,6 +100,11 @@ CASES = [
     ("law+1e-20x", op("add", op("pow", x, 2), op("mul", 1e-20, x)), op("pow", x, 2),
      POS_X, 0.01, False),
     ("wrong-exponent", gravity(power=3), gravity(), MASSES, 0.01, False),
+    # a half-life law written with exp and a fitted rate constant
+    ("half-life-as-exp", op("mul", 500.0, op("exp", op("mul", -0.012467, t))),
+     op("mul", 500.0, op("pow", 2.0, op("div", op("neg", t), 55.6))), POS_T, 0.01, True),
+    ("half-life-wrong-rate", op("mul", 500.0, op("exp", op("mul", -0.0140, t))),
+     op("mul", 500.0, op("pow", 2.0, op("div", op("neg", t), 55.6))), POS_T, 0.01, False),
     # an exponent within the output's tolerance is still the wrong exponent
     ("exponent-within-tolerance", op("mul", 2.006, op("pow", x, 0.502)),
      op("mul", 2.006, op("pow", x, 0.5)), POS_X, 0.005, False),

@@ -15,8 +15,27 @@ class PlayerSpecError(ValueError):
 
 
 def make_player(spec: str, **options) -> tuple[str, PlayerFactory]:
-    """(stored player name, factory) for a --player value."""
+    """(stored player name, factory) for a --player value. `options` are
+    LLMConfig fields for `openai:MODEL` (base_url, api_key_env, ...) plus
+    `models` (a registry file). A factory may have `aclose()`, which the
+    runner awaits at the end of a run."""
     kind, _, arg = spec.partition(":")
+    if kind == "openai":
+        if not arg:
+            raise PlayerSpecError("openai needs a model: --player openai:MODEL")
+        from ..llm.client import ChatClient, LLMConfig
+        from ..llm.player import OpenAIPlayer
+        from ..llm.registry import load_registry
+        models = options.pop("models", None)
+        client = ChatClient(LLMConfig(model=arg, **{k: v for k, v in options.items() if v is not None}),
+                            load_registry(models))
+
+        def factory() -> Player:
+            return OpenAIPlayer(client)
+
+        factory.aclose = client.close  # type: ignore[attr-defined]
+        factory.model = arg  # type: ignore[attr-defined]
+        return f"openai:{arg}", factory
     if kind == "baseline" and not arg:
         from .baseline import BaselinePlayer
         return "baseline", BaselinePlayer
@@ -26,4 +45,4 @@ def make_player(spec: str, **options) -> tuple[str, PlayerFactory]:
         from .replay import ReplayLibrary
         library = ReplayLibrary(arg)
         return f"replay:{library.source_player}", library.factory
-    raise PlayerSpecError(f"unknown player {spec!r}: use `baseline` or `replay:RUN_DIR`")
+    raise PlayerSpecError(f"unknown player {spec!r}: use `baseline`, `openai:MODEL` or `replay:RUN_DIR`")

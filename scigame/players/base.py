@@ -39,7 +39,12 @@ class PlayerFault(RuntimeError):
 
 
 class PlayerGaveUp(RuntimeError):
-    """The player produced no usable action (after the allowed corrections)."""
+    """The player produced no usable action (after the allowed corrections).
+    `usage` carries what the failed attempts cost."""
+
+    def __init__(self, message: str, usage=None):
+        super().__init__(message)
+        self.usage = usage
 
 
 class Player(abc.ABC):

@@ -163,26 +163,28 @@ _PREFIXES = {"Y": 1e24, "Z": 1e21, "E": 1e18, "P": 1e15, "T": 1e12, "G": 1e9, "M
              "μ": 1e-6, "n": 1e-9, "p": 1e-12, "f": 1e-15}
 
 
-def _unit_symbol(sym: str) -> Optional[dict[str, int]]:
+def _unit_symbol(sym: str) -> Optional[tuple[float, dict[str, int]]]:
     if sym in _UNITS:
-        return dict(_UNITS[sym][1])
+        return _UNITS[sym]
     for pre in sorted(_PREFIXES, key=len, reverse=True):
         if sym.startswith(pre) and sym[len(pre):] in _UNITS:
-            return dict(_UNITS[sym[len(pre):]][1])
+            scale, dims = _UNITS[sym[len(pre):]]
+            return scale * _PREFIXES[pre], dims
     return None
 
 
-def unit_dimension(text: str) -> Optional[np.ndarray]:
-    """The dimension of a unit string such as ``mL/min`` or ``W m^-2 K^-4``
-    as exponents of (M, L, T, Θ, N, I, J); None if any part is unknown."""
+def parse_unit(text: str) -> Optional[tuple[float, np.ndarray]]:
+    """A unit string such as ``mL/min`` or ``W m^-2 K^-4`` as (factor to
+    SI, exponents of M, L, T, Θ, N, I, J); None if any part is unknown."""
     text = (text or "").strip()
     if not text or text in ("1", "-", "dimensionless"):
-        return np.zeros(len(_BASES))
+        return 1.0, np.zeros(len(_BASES))
     tokens = re.findall(r"[A-Za-zµμ°%]+|\^\s*\(?-?\d+(?:/\d+)?\)?|-?\d+(?:\.\d+)?|[*/()·]", text)
     total = np.zeros(len(_BASES))
+    log_scale = 0.0
     sign_stack = [1.0]
     sign = 1.0  # +1 in the numerator, -1 after a '/'
-    last: Optional[np.ndarray] = None
+    last: Optional[tuple[float, np.ndarray]] = None
     for tok in tokens:
         if tok in ("*", "·"):
             sign = sign_stack[-1]
@@ -197,25 +199,107 @@ def unit_dimension(text: str) -> Optional[np.ndarray]:
         elif tok.startswith("^"):
             if last is None:
                 return None
-            frac = tok[1:].strip().strip("()")
             try:
-                power = float(Fraction(frac))
+                power = float(Fraction(tok[1:].strip().strip("()")))
             except (ValueError, ZeroDivisionError):
                 return None
-            total += last * (power - 1.0)
+            total += last[1] * (power - 1.0)
+            log_scale += last[0] * (power - 1.0)
             last = None
         elif re.fullmatch(r"-?\d+(?:\.\d+)?", tok):
             last = None  # a bare number such as the 1 in 1/s
         else:
-            dims = _unit_symbol(tok)
-            if dims is None:
+            found = _unit_symbol(tok)
+            if found is None:
                 return None
-            vec = np.array([dims.get(b, 0) for b in _BASES], dtype=float) * sign
+            vec = np.array([found[1].get(b, 0) for b in _BASES], dtype=float) * sign
+            ls = math.log(found[0]) * sign
             total += vec
-            last = vec
-            if sign_stack[-1] == sign:
-                pass
-    return total
+            log_scale += ls
+            last = (ls, vec)
+    return math.exp(log_scale), total
+
+
+def unit_dimension(text: str) -> Optional[np.ndarray]:
+    """The dimension of a unit string (see parse_unit), or None."""
+    parsed = parse_unit(text)
+    return None if parsed is None else parsed[1]
+
+
+#: Universal constants a physicist reaches for in dimensional analysis:
+#: (symbol, SI value, dimension in M, L, T, Θ, N, I, J).
+_CONSTANTS = (
+    ("G", 6.674e-11, (-1, 3, -2, 0, 0, 0, 0)),
+    ("g", 9.81, (0, 1, -2, 0, 0, 0, 0)),
+    ("c", 2.998e8, (0, 1, -1, 0, 0, 0, 0)),
+    ("R", 8.314, (1, 2, -2, -1, -1, 0, 0)),
+    ("k_B", 1.381e-23, (1, 2, -2, -1, 0, 0, 0)),
+    ("sigma", 5.670e-8, (1, 0, -3, -4, 0, 0, 0)),
+    ("h", 6.626e-34, (1, 2, -1, 0, 0, 0, 0)),
+    ("e", 1.602e-19, (0, 0, 1, 0, 0, 1, 0)),
+)
+_DA_EXPONENTS = (-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3, 4)
+#: Words in a task's text that make a constant a plausible ingredient.
+_CONSTANT_CUES = {
+    "G": ("gravitation", "attract", "bodies", "planet", "orbit"),
+    "g": ("earth", "gravity", "pendulum", "swing", "fall", "weight", "height", "hangs"),
+    "c": ("speed of light", "relativ", "electromagnetic"),
+    "R": ("gas", "molar", "mol ", "reaction", "solution"),
+    "k_B": ("molecule", "thermal", "boltzmann"),
+    "sigma": ("radiat", "emit", "black", "glow"),
+    "h": ("photon", "quantum", "frequency"),
+    "e": ("charge", "electron", "ion"),
+}
+
+
+@dataclass
+class _DimGuess:
+    powers: dict[str, Fraction]
+    constant: Optional[str]
+    constant_power: Fraction
+    coefficient: float  # in declared units, with the constant's value and unit factors folded in
+
+
+def _dimensional_guess(inputs: list[_Input], output: _Output, context: str = "") -> Optional[_DimGuess]:
+    """A product of powers of the positive inputs, times at most one
+    universal constant, with exactly the output's dimension; the simplest
+    such (every input used, small exponents, integer before half, a
+    constant only if needed and preferably one the task's text hints at).
+    None when the units are unknown or no product fits."""
+    text = context.lower()
+    out = parse_unit(output.unit)
+    pos = [i for i in inputs if i.positive and i.angle is None]
+    parsed = [parse_unit(i.unit) for i in pos]
+    if out is None or not pos or any(p is None for p in parsed) or len(pos) > 5:
+        return None
+    D = np.column_stack([p[1] for p in parsed])  # type: ignore[index]
+    grid = np.array(list(itertools.product(_DA_EXPONENTS, repeat=len(pos))), dtype=float)
+    dims = grid @ D.T
+    best = None
+    options = [(None, 1.0, np.zeros(len(_BASES)), 0.0)]
+    for sym, value, dim in _CONSTANTS:
+        for cp in (1.0, -1.0, 0.5, -0.5):
+            options.append((sym, value, np.array(dim, float) * cp, cp))
+    for sym, value, cdim, cp in options:
+        miss = np.abs(dims + cdim - out[1]).sum(axis=1)
+        ok = np.flatnonzero(miss < 1e-9)
+        if len(ok) == 0:
+            continue
+        cue = sym is not None and any(w in text for w in _CONSTANT_CUES.get(sym, ()))
+        cost = (0.3 * np.abs(grid[ok]).sum(axis=1) + 0.5 * (grid[ok] % 1 != 0).sum(axis=1)
+                + 1.0 * (grid[ok] == 0).sum(axis=1) + 0.01 * (grid[ok] ** 2).sum(axis=1)
+                + (0 if sym is None else 2.0 + abs(cp) % 1 - (1.5 if cue else 0.0)))
+        j = int(np.argmin(cost))
+        if best is None or cost[j] < best[0] - 1e-12:
+            best = (float(cost[j]), grid[ok[j]], sym, value, cp)
+    if best is None:
+        return None
+    _, p, sym, value, cp = best
+    coef = (value ** cp if sym else 1.0) / out[0]
+    for pi, parsed_i in zip(p, parsed):
+        coef *= parsed_i[0] ** pi  # type: ignore[index]
+    powers = {i.name: Fraction(v).limit_denominator(2) for i, v in zip(pos, p)}
+    return _DimGuess(powers, sym, Fraction(cp).limit_denominator(2), float(coef))
 
 
 # ---------------------------------------------------------------------------
@@ -302,7 +386,7 @@ class _Output:
     def scale(self, y: np.ndarray) -> np.ndarray:
         """The tolerance at y: a + λ|y| (never zero)."""
         s = self.tol_abs + self.tol_rel * np.abs(np.asarray(y, dtype=float))
-        return np.maximum(s, 1e-300)
+        return np.maximum(s, 1e-150)  # squared, still a finite weight
 
 
 def _fmt(x: float) -> str:
@@ -590,24 +674,8 @@ def _angle_tree(inp: _Input) -> Any:
     return _var(inp.name) if factor == 1.0 else _op("mul", _num(factor), _var(inp.name))
 
 
-def _dimensional_exponents(inputs: list[_Input], out_dim: Optional[np.ndarray],
-                           in_dims: list[Optional[np.ndarray]]) -> Optional[dict[str, Fraction]]:
-    """Exponents of positive inputs that make Π x^p carry the output's
-    dimension (minimum norm, snapped); None without usable units."""
-    pos = [(i, d) for i, d in zip(inputs, in_dims) if i.positive and i.angle is None]
-    if out_dim is None or not pos or any(d is None for _, d in pos):
-        return None
-    D = np.column_stack([d for _, d in pos])
-    if not np.any(D):
-        return None
-    p, *_ = np.linalg.lstsq(D, out_dim, rcond=None)
-    out = {}
-    for (inp, _), v in zip(pos, p):
-        out[inp.name] = Fraction(round(v * 4), 4) if abs(v * 4 - round(v * 4)) < 1e-6 else Fraction(round(v * 2), 2)
-    return out
-
-
-def _fit_library(inputs: list[_Input], output: _Output, X: dict[str, np.ndarray], y: np.ndarray) -> _Fitter:
+def _fit_library(inputs: list[_Input], output: _Output, X: dict[str, np.ndarray], y: np.ndarray,
+                 context: str = "") -> _Fitter:
     """Fit every applicable form to (X, y)."""
     F = _Fitter(inputs, output, X, y)
     n = F.n
@@ -677,9 +745,9 @@ def _fit_library(inputs: list[_Input], output: _Output, X: dict[str, np.ndarray]
             c0 = _wls(A, ylog, wlog)
             if c0 is not None:
                 F.nonlinear("power law (free exponents)", c0, model, tree_fn, text_fn, 1.0)
-    dim_p = _dimensional_exponents(inputs, F.out_dim, F.in_dims)
-    if dim_p is not None and dim_p not in snaps:
-        snaps.append(dim_p)
+    guess = _dimensional_guess(inputs, output, context)
+    if guess is not None and guess.powers not in snaps:
+        snaps.append(guess.powers)
     for powers in snaps:
         if all(v == 0 for v in powers.values()):
             continue
@@ -999,10 +1067,12 @@ class BaselinePlayer(Player):
     name = "baseline"
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
-        return self.decide(state), Usage()
+        with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
+            return self.decide(state), Usage()
 
     # synchronous core (easy to test and to profile)
     def decide(self, state: EpisodeState) -> Action:
+        self._cap: Optional[float] = None  # an upper bound on the top confidence, if any
         task = state.task
         inputs = _parse_inputs(task)
         outputs = _parse_outputs(task)
@@ -1014,6 +1084,8 @@ class BaselinePlayer(Player):
         else:
             hyps = self._discover(inputs, outputs, X, Y, check_X, state)
         hyps = _ensure_two(hyps, outputs, Y)
+        if self._cap is not None:
+            _temper(hyps, cap=max(self._cap, 1.0 / len(hyps)))
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
         tau = float(state.threshold if state.threshold is not None else task.get("threshold", 0.9))
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= tau
@@ -1160,6 +1232,9 @@ class BaselinePlayer(Player):
 
     # -- discovery ------------------------------------------------------------------------
     def _discover(self, inputs, outputs, X, Y, check_X, state) -> list[_Hyp]:
+        task = state.task
+        context = " ".join([str(task.get("background") or "")] + [str(c) for c in task.get("conditions") or []]
+                           + [str(s.get("description") or "") for s in task.get("inputs", []) + task.get("outputs", [])])
         per_output: list[list[_Group]] = []
         n_total = 0
         for o in outputs:
@@ -1169,12 +1244,13 @@ class BaselinePlayer(Player):
             yo = y[ok]
             n_total = max(n_total, len(yo))
             try:
-                fitter = _fit_library(inputs, o, Xo, yo) if len(yo) else self._prior_fitter(inputs, o)
+                fitter = (_fit_library(inputs, o, Xo, yo, context) if len(yo)
+                          else self._prior_fitter(inputs, o, context))
                 forms = _rank_forms(fitter, check_X)
             except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
                 forms = []
             if not forms:
-                forms = _rank_forms(self._prior_fitter(inputs, o), check_X)
+                forms = _rank_forms(self._prior_fitter(inputs, o, context), check_X)
             per_output.append(_group_forms(forms, o))
         # joint hypotheses: combinations of each output's leading groups
         width = 3 if len(outputs) <= 3 else 2
@@ -1204,25 +1280,35 @@ class BaselinePlayer(Player):
             statement = "; ".join(f"{f.text} ({f.kind})" for f in forms)
             pred = {o.name: f.tree for o, f in zip(outputs, forms)}
             hyps.append(_Hyp(statement, w / total, pred, {"forms": forms, "n": n_obs}))
+        # no form in the library fits within tolerance: the best of a bad lot
+        # is not to be trusted, whatever the relative likelihoods say
+        misfit = max((float(np.mean(g[0].lead.loo)) for g in per_output if g and len(g[0].lead.loo)),
+                     default=0.0)
+        caps = []
+        if misfit > 1.0:
+            caps.append(0.5)
         # exploration phase: too few observations to trust any fit
-        if state.protocol == "adaptive" and hyps:
-            n_init = _initial_design_size(len(inputs))
-            if n_obs < n_init:
-                tau = float(state.threshold)
-                _temper(hyps, cap=min(0.75, tau - 0.05))
+        if state.protocol == "adaptive" and n_obs < _initial_design_size(len(inputs)):
+            caps.append(min(0.75, float(state.threshold) - 0.05))
+        self._cap = min(caps) if caps else None
         return hyps
 
     @staticmethod
-    def _prior_fitter(inputs, output) -> _Fitter:
+    def _prior_fitter(inputs, output, context: str = "") -> _Fitter:
         """No data: the dimensional-analysis guess with coefficient 1, and a
         plain linear guess as the alternative."""
         F = _Fitter(inputs, output, {i.name: np.zeros(0) for i in inputs}, np.zeros(0))
         pos_in = _pos_inputs(inputs)
-        dim_p = _dimensional_exponents(inputs, F.out_dim, F.in_dims)
-        if dim_p and any(v != 0 for v in dim_p.values()):
-            mono = _monomial(pos_in, {k: float(v) for k, v in dim_p.items()})
-            F.add(_Form("dimensional analysis", f"{output.name} = 1·{_monomial_text(pos_in, dim_p)}",
-                        _product(mono), 0, 0.0, lambda idx: None))
+        guess = _dimensional_guess(inputs, output, context)
+        if guess is not None and any(v != 0 for v in guess.powers.values()):
+            mono = _monomial(pos_in, {k: float(v) for k, v in guess.powers.items()})
+            const = ("" if guess.constant is None else
+                     f"{guess.constant}^{_frac_text(guess.constant_power)}·" if guess.constant_power != 1
+                     else f"{guess.constant}·")
+            F.add(_Form("dimensional analysis",
+                        f"{output.name} = 1·{const}{_monomial_text(pos_in, guess.powers)} "
+                        f"= {_fmt(guess.coefficient)}·{_monomial_text(pos_in, guess.powers)} in the declared units",
+                        _product([_num(guess.coefficient)] + mono), 0, 0.0, lambda idx: None))
         elif pos_in:
             F.add(_Form("proportionality", f"{output.name} = " + "·".join(i.name for i in pos_in),
                         _product([_var(i.name) for i in pos_in]), 0, 0.5, lambda idx: None))
@@ -1315,7 +1401,7 @@ class BaselinePlayer(Player):
                     parts.append(f"{f.text}: a guess from the units alone with coefficient 1, "
                                  f"not checked against any measurement")
                 else:
-                    parts.append(f"{f.text}, chosen as a {f.kind} law by held-out error "
+                    parts.append(f"{f.text}, chosen among the fitted forms ({f.kind}) by held-out error "
                                  f"(mean {loo:.3g} tolerances) over {n} measurements")
             expl = "; ".join(parts) + "."
             effects = _effect_summary(hyp.predictor, inputs, outputs)

@@ -1,0 +1,1 @@
+"""LLM players and judges through any OpenAI-compatible endpoint."""

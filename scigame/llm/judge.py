@@ -1,0 +1,287 @@
+"""The explanation judge: scores each finished episode's final explanation.
+
+Three criteria, each 0, 0.5, 1 or null (nothing to assess): the effects of
+inputs on outputs, a valid controlled comparison or scaling consequence,
+and staying within the evidence. The reference is the law of the world that
+was played (the counterfactual's in a counterfactual episode). Every
+non-null score must quote the transcript; the quote is checked here, and an
+unverifiable quote turns the score into null (and is counted). SES is the
+mean of the non-null criteria. With several judges, agreement is reported as
+Krippendorff's alpha (interval metric).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from ..card import CompiledCard
+from ..records import Episode, Usage
+from .client import ChatClient
+from .prompts import JUDGE_SYSTEM, judge_message
+
+CRITERIA = ("effects", "comparison", "evidence")
+SCORES = (0.0, 0.5, 1.0)
+JUDGE_FAILURES = ("evidence_misreading", "explanation_mismatch")
+MAX_CORRECTIONS = 2
+
+
+def judge_schema() -> dict:
+    criterion = {"type": "object", "properties": {
+        "score": {"anyOf": [{"type": "number", "enum": list(SCORES)}, {"type": "null"}]},
+        "quote": {"type": "string"}, "reason": {"type": "string"}},
+        "required": ["score", "quote", "reason"], "additionalProperties": False}
+    return {"type": "object",
+            "properties": {**{c: criterion for c in CRITERIA},
+                           "failure": {"anyOf": [{"type": "string", "enum": list(JUDGE_FAILURES)},
+                                                 {"type": "null"}]}},
+            "required": [*CRITERIA, "failure"], "additionalProperties": False}
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.6g}"
+
+
+def render_transcript(episode: Episode) -> str:
+    """The episode as text for the judge (and the text quotes must come from)."""
+    t = episode.task
+    lines = [f"Setting: {episode.key.setting}; protocol: {episode.key.protocol}.",
+             f"Background: {t.get('background', '')}"]
+    for i in t.get("inputs", []):
+        lines.append(f"Input {i['name']} [{i['unit']}] in {i.get('domain_text', '')}: {i.get('description', '')}")
+    for o in t.get("outputs", []):
+        lines.append(f"Output {o['name']} [{o['unit']}]: {o.get('description', '')}")
+    for name, cand in (t.get("candidates") or {}).items():
+        lines.append(f"Candidate for {name}: {cand['text']}")
+    for obs in episode.given:
+        lines.append("Given observation: " + _obs_text(obs.inputs, obs.outputs))
+    for turn in episode.turns:
+        a = turn.action
+        if a is None:
+            continue
+        lines.append(f"Turn {turn.index}:")
+        for h_i, h in enumerate(a.hypotheses):
+            lines.append(f"  Hypothesis {h_i} (confidence {_fmt(h.confidence)}): {h.statement}")
+        if a.notes:
+            lines.append(f"  Notes: {a.notes}")
+        if a.experiment is not None:
+            lines.append("  Proposed experiment: " + ", ".join(f"{k}={_fmt(v)}" for k, v in a.experiment.inputs.items()))
+        if turn.response is not None:
+            if turn.response.observation is not None:
+                o = turn.response.observation
+                lines.append("  Observed: " + _obs_text(o.inputs, o.outputs))
+            if turn.response.rejected:
+                lines.append("  Rejected: " + "; ".join(turn.response.rejected))
+        if a.submission is not None:
+            s = a.submission
+            from ..compiler.trees import tree_text
+            lines.append(f"  Submitted hypothesis {s.selected}.")
+            for out, tree in s.predictor.items():
+                try:
+                    lines.append(f"  Predictor {out} = {tree_text(tree)}")
+                except (KeyError, TypeError, ValueError):
+                    lines.append(f"  Predictor {out} = {json.dumps(tree)[:500]}")
+            lines.append(f"  Explanation: {s.explanation}")
+            lines.append(f"  Applicability: {s.applicability}")
+    return "\n".join(lines)
+
+
+def _obs_text(inputs: dict, outputs: dict) -> str:
+    return ", ".join(f"{k}={_fmt(v)}" for k, v in inputs.items()) + " -> " + \
+        ", ".join(f"{k}={_fmt(v)}" for k, v in outputs.items())
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().strip("\"'“”").lower()
+
+
+def quote_found(quote: str, transcript: str) -> bool:
+    """Is the quote really in the transcript (whitespace and case folded)?
+    An ellipsis may join verified pieces."""
+    pieces = [p for p in re.split(r"\.\.\.|…", quote) if _normalise(p)]
+    return bool(pieces) and all(_normalise(p) in _normalise(transcript) for p in pieces)
+
+
+@dataclass
+class Judgement:
+    scores: dict[str, Optional[float]]
+    quotes: dict[str, str]
+    reasons: dict[str, str]
+    unverified: int  # non-null scores whose quote was not in the transcript (made null)
+    failure: Optional[str]
+    usage: Usage = field(default_factory=Usage)
+    raw: str = ""
+
+    @property
+    def ses(self) -> Optional[float]:
+        values = [v for v in self.scores.values() if v is not None]
+        return sum(values) / len(values) if values else None
+
+
+def parse_judgement(text: str, transcript: str) -> tuple[Optional[Judgement], str]:
+    start = text.find("{")
+    if start < 0:
+        return None, "the reply holds no JSON object"
+    try:
+        data, _ = json.JSONDecoder().raw_decode(text[start:])
+    except json.JSONDecodeError as exc:
+        return None, f"not valid JSON ({exc.msg})"
+    if not isinstance(data, dict):
+        return None, "the reply must be a JSON object"
+    scores, quotes, reasons, unverified = {}, {}, {}, 0
+    for c in CRITERIA:
+        item = data.get(c)
+        if not isinstance(item, dict) or "score" not in item:
+            return None, f"`{c}` must be an object with score, quote and reason"
+        score = item["score"]
+        if score is not None and (isinstance(score, bool) or not isinstance(score, (int, float))
+                                  or float(score) not in SCORES):
+            return None, f"`{c}.score` must be 0, 0.5, 1 or null"
+        quote = str(item.get("quote") or "")
+        if score is not None and not quote_found(quote, transcript):
+            unverified += 1
+            score = None
+        scores[c] = None if score is None else float(score)
+        quotes[c], reasons[c] = quote, str(item.get("reason") or "")
+    failure = data.get("failure")
+    if failure not in (None, *JUDGE_FAILURES):
+        return None, f"`failure` must be null or one of {', '.join(JUDGE_FAILURES)}"
+    return Judgement(scores, quotes, reasons, unverified, failure, raw=text), ""
+
+
+def reference_text(card: CompiledCard, env: str) -> str:
+    e = card.data.environments[env]
+    units = {o.name: o.unit for o in card.data.outputs}
+    ins = ", ".join(f"{s.name} [{s.unit}]" for s in card.data.inputs)
+    return "\n".join(f"{out} [{units[out]}] = {text}" for out, text in e.law_text.items()) + f"\n(inputs: {ins})"
+
+
+async def judge_episode(client: ChatClient, card: CompiledCard, episode: Episode) -> Judgement:
+    """One judge's verdict on one episode (bounded corrections of bad replies)."""
+    transcript = render_transcript(episode)
+    messages = [{"role": "system", "content": JUDGE_SYSTEM},
+                {"role": "user", "content": judge_message(reference_text(card, episode.key.environment),
+                                                          transcript)}]
+    total = Usage()
+    problem = ""
+    for attempt in range(MAX_CORRECTIONS + 1):
+        completion = await client.complete(messages, schema=judge_schema(), schema_name="judgement")
+        total = total + completion.usage
+        judgement, problem = parse_judgement(completion.text, transcript)
+        if judgement is not None:
+            judgement.usage = total
+            return judgement
+        messages = messages + [{"role": "assistant", "content": completion.text},
+                               {"role": "user", "content": f"That reply could not be used: {problem}. "
+                                                           "Reply again with the JSON object only."}]
+    return Judgement({c: None for c in CRITERIA}, {}, {}, 0, None, usage=total,
+                     raw=f"no usable judgement: {problem}")
+
+
+def krippendorff_alpha(units: list[list[Optional[float]]]) -> Optional[float]:
+    """Krippendorff's alpha, interval metric, for units rated by several
+    coders (None = missing). None when it is undefined (no pairable values
+    or no variation)."""
+    values = [[v for v in u if v is not None] for u in units]
+    values = [u for u in values if len(u) >= 2]
+    n = sum(len(u) for u in values)
+    if n < 2:
+        return None
+    d_o = sum(sum((a - b) ** 2 for i, a in enumerate(u) for j, b in enumerate(u) if i != j) / (len(u) - 1)
+              for u in values) / n
+    pooled = [v for u in values for v in u]
+    d_e = sum((a - b) ** 2 for i, a in enumerate(pooled) for j, b in enumerate(pooled) if i != j) / (n * (n - 1))
+    if d_e == 0:
+        return None
+    return 1.0 - d_o / d_e
+
+
+# ---- judging a run ---------------------------------------------------------------
+
+@dataclass
+class JudgeReport:
+    judged: int = 0
+    skipped: int = 0
+    unfinished: int = 0  # infrastructure faults outlasted retries: judged next time
+    unverified: int = 0
+    auth_error: str = ""
+
+
+def compiled_cards(run_dir: Path) -> dict[str, CompiledCard]:
+    """The run's compiled cards by source hash."""
+    out = {}
+    for manifest in sorted((run_dir / "cards").rglob("manifest.json")):
+        try:
+            card = CompiledCard(manifest.parent)
+        except Exception:  # a damaged folder: its episodes are reported as unjudgeable
+            continue
+        out[card.data.source_sha256] = card
+    return out
+
+
+async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurrency: int = 4,
+                    force: bool = False, on_progress=None) -> JudgeReport:
+    """Judge every finished episode with a submission, once per judge."""
+    from ..players.base import PlayerFault
+    from ..store import Store
+    from .client import AuthFailure
+
+    report = JudgeReport()
+    cards = compiled_cards(run_dir)
+    with Store(run_dir) as store:
+        episodes = [e for e in store.episodes() if e.status == "finished" and e.outcome is not None
+                    and e.outcome.submitted and e.key.card_hash in cards]
+        todo = []
+        for e in episodes:
+            for name, client in judges:
+                if not force and store.judged(e.key, name):
+                    report.skipped += 1
+                else:
+                    todo.append((e, name, client))
+        if on_progress:
+            on_progress("plan", report.skipped, report.skipped + len(todo))
+        semaphore = asyncio.Semaphore(max(1, concurrency))
+
+        async def one(e: Episode, name: str, client: ChatClient):
+            async with semaphore:
+                try:
+                    j = await judge_episode(client, cards[e.key.card_hash], e)
+                except PlayerFault:
+                    report.unfinished += 1
+                    return
+            store.put_judgement(e.key, name, j)
+            report.judged += 1
+            report.unverified += j.unverified
+            if on_progress:
+                on_progress("done", report.skipped + report.judged + report.unfinished, report.skipped + len(todo))
+
+        tasks = [asyncio.create_task(one(*t)) for t in todo]
+        try:
+            await asyncio.gather(*tasks)
+        except AuthFailure as exc:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            report.auth_error = str(exc)
+        finally:
+            for _, client in judges:
+                await client.close()
+    return report
+
+
+def agreement(judgement_rows: list[dict]) -> dict[str, Optional[float]]:
+    """Krippendorff's alpha per criterion and for SES across judges."""
+    by_episode: dict[tuple, dict[str, dict]] = {}
+    judges = sorted({r["judge"] for r in judgement_rows})
+    for r in judgement_rows:
+        k = (r["card_hash"], r["environment"], r["setting"], r["protocol"], r["budget"], r["repetition"], r["player"])
+        by_episode.setdefault(k, {})[r["judge"]] = r
+    out = {}
+    for column in (*CRITERIA, "ses"):
+        units = [[rows.get(j, {}).get(column) for j in judges] for rows in by_episode.values()]
+        out[column] = krippendorff_alpha(units) if len(judges) > 1 else None
+    return out

@@ -1,0 +1,1 @@
+"""Test helpers that ship with scigame (no network, no money spent)."""

@@ -1,0 +1,318 @@
+"""The built-in baseline player, driven directly (no runner): actions are
+well formed, deterministic, and good enough to be a reference point."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import scigame
+from scigame.players.base import EpisodeState
+from scigame.players.baseline import BaselinePlayer, parse_unit
+from scigame.predictor import evaluate_predictor, validate_predictor
+from scigame.records import CONFIDENCE_SLACK, Action, Observation, OracleResponse, Turn
+
+CARDS = Path(__file__).resolve().parent.parent / "cards" / "historical"
+ALL_CARDS = sorted(p.stem for p in CARDS.glob("*.sci"))
+
+
+@pytest.fixture(scope="module")
+def cards():
+    loaded: dict[str, object] = {}
+
+    def get(name: str):
+        if name not in loaded:
+            loaded[name] = scigame.load_card(CARDS / f"{name}.sci")
+        return loaded[name]
+    return get
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+def make_state(card, env, setting, protocol, observations=(), turns=(), seed=0, budget=None,
+               must_submit=None) -> EpisodeState:
+    budget = len(observations) if budget is None else budget
+    task = card.public_view(env, setting) | {"protocol": protocol, "threshold": card.data.threshold,
+                                             "budget": budget}
+    if must_submit is None:
+        must_submit = protocol != "adaptive"
+    return EpisodeState(task=task, setting=setting, protocol=protocol, threshold=card.data.threshold,
+                        observations=list(observations), turns=list(turns), must_submit=must_submit,
+                        steps_left=None if protocol != "adaptive" else max(budget - len(turns), 0), seed=seed)
+
+
+def observe(card, env, points) -> list[Observation]:
+    X = {k: np.array([p[k] for p in points], dtype=float) for k in points[0]}
+    Y = card.simulate(env, X)
+    return [Observation(inputs={k: float(v) for k, v in p.items()},
+                        outputs={k: float(v[i]) for k, v in Y.items()}) for i, p in enumerate(points)]
+
+
+def design(card, n):
+    """The first n points of the card's preset design."""
+    points = [dict(p) for p in card.data.design.points]
+    assert len(points) >= n
+    return points[:n]
+
+
+def act(state: EpisodeState) -> Action:
+    action, usage = asyncio.run(BaselinePlayer().act(state))
+    assert usage.calls == 0 and usage.cost_usd == 0
+    return action
+
+
+def check_action(action: Action, card, state: EpisodeState) -> None:
+    """The action follows the format every protocol asks for."""
+    inputs, outputs = card.input_names, card.output_names
+    hyps = action.hypotheses
+    assert len(hyps) >= 2
+    assert all(h.confidence >= 0 for h in hyps)
+    assert abs(sum(h.confidence for h in hyps) - 1.0) <= CONFIDENCE_SLACK
+    for h in hyps:
+        validate_predictor(h.predictor, inputs, outputs)
+    if action.experiment is not None:
+        ex = action.experiment
+        assert set(ex.inputs) == set(inputs) and ex.outputs == outputs
+        assert len(ex.predictions) == len(hyps)
+        for row in ex.predictions:
+            assert set(row) == set(outputs) and all(math.isfinite(v) for v in row.values())
+        for spec in state.task["inputs"]:
+            dom, v = spec["domain"], ex.inputs[spec["name"]]
+            if dom["kind"] == "set":
+                assert v in dom["values"]
+            else:
+                assert dom["lo"] <= v <= dom["hi"]
+                if dom["kind"] == "integer":
+                    assert v == int(v)
+        assert max(h.confidence for h in hyps) < state.threshold
+    else:
+        sub = action.submission
+        assert sub is not None and 0 <= sub.selected < len(hyps)
+        assert sub.predictor == hyps[sub.selected].predictor
+        assert sub.explanation.strip() and sub.applicability.strip()
+        validate_predictor(sub.predictor, inputs, outputs)
+
+
+def run_adaptive(card, env, setting, budget=24, seed=0):
+    """Propose -> simulate -> append, until the player submits."""
+    observations: list[Observation] = []
+    turns: list[Turn] = []
+    for step in range(budget + 1):
+        state = make_state(card, env, setting, "adaptive", observations, turns, seed=seed, budget=budget,
+                           must_submit=step >= budget)
+        action = act(state)
+        check_action(action, card, state)
+        if action.submission is not None:
+            return action, observations
+        (ob,) = observe(card, env, [action.experiment.inputs])
+        # the prediction of every hypothesis is reported for the point observed
+        observations.append(ob)
+        turns.append(Turn(index=step, action=action, response=OracleResponse(observation=ob)))
+    raise AssertionError("the player never submitted")
+
+
+# -- identification ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ALL_CARDS)
+@pytest.mark.parametrize("env", ["original", "counterfactual"])
+def test_identification_picks_the_environment(cards, name, env):
+    card = cards(name)
+    state = make_state(card, env, "identification", "fixed", observe(card, env, design(card, 8)))
+    action = act(state)
+    check_action(action, card, state)
+    chosen = action.hypotheses[action.submission.selected]
+    assert ("(s = 0)" in chosen.statement) == (env == "original")
+    assert ("(s = 1)" in chosen.statement) == (env == "counterfactual")
+    assert chosen.confidence > 0.99
+    score = card.score(action.submission.predictor, env)
+    assert score.weak and score.strict
+
+
+@pytest.mark.parametrize("name", ["gravitation", "michaelis_menten", "snell"])
+def test_identification_without_data_trusts_the_textbook(cards, name):
+    card = cards(name)
+    state = make_state(card, "counterfactual", "identification", "prior")
+    action = act(state)
+    check_action(action, card, state)
+    assert "(s = 0)" in action.hypotheses[action.submission.selected].statement
+    assert card.score(action.submission.predictor, "original").weak
+
+
+def test_identification_adaptive_asks_where_candidates_differ(cards):
+    card = cards("gravitation")
+    action, observations = run_adaptive(card, "counterfactual", "identification")
+    assert 1 <= len(observations) <= 4
+    assert action.hypotheses[action.submission.selected].confidence >= card.data.threshold
+    assert card.score(action.submission.predictor, "counterfactual").weak
+
+
+# -- discovery ------------------------------------------------------------------------------
+
+RECOVERED = [("gravitation", "original"), ("gravitation", "counterfactual"),
+             ("pendulum", "original"), ("pendulum", "counterfactual"),
+             ("stefan_boltzmann", "original"), ("stefan_boltzmann", "counterfactual"),
+             ("darcy", "original"), ("darcy", "counterfactual")]
+
+
+@pytest.mark.parametrize(("name", "env"), RECOVERED)
+@pytest.mark.parametrize("n", [8, 16])
+def test_discovery_recovers_the_law(cards, name, env, n):
+    card = cards(name)
+    state = make_state(card, env, "discovery", "fixed", observe(card, env, design(card, n)))
+    action = act(state)
+    check_action(action, card, state)
+    score = card.score(action.submission.predictor, env)
+    assert score.weak, score.reason
+    assert score.strict, score.strict_reason
+
+
+@pytest.mark.parametrize(("name", "env"), [("arrhenius", "original"), ("michaelis_menten", "counterfactual"),
+                                           ("malus", "original"), ("snell", "counterfactual"),
+                                           ("radioactive_decay", "counterfactual"),
+                                           ("ideal_gas", "counterfactual")])
+def test_discovery_library_beyond_power_laws(cards, name, env):
+    card = cards(name)
+    state = make_state(card, env, "discovery", "fixed", observe(card, env, design(card, 8)))
+    action = act(state)
+    check_action(action, card, state)
+    assert card.score(action.submission.predictor, env).weak
+
+
+def test_discovery_prior_uses_dimensional_analysis(cards):
+    card = cards("gravitation")
+    state = make_state(card, "original", "discovery", "prior")
+    action = act(state)
+    check_action(action, card, state)
+    sub = action.submission
+    assert "units alone" in sub.explanation and "coefficient 1" in sub.explanation
+    # G·m1·m2/r² is the only product with a single constant that has the units of a force
+    assert card.score(sub.predictor, "original").weak
+
+
+def test_discovery_adaptive_gravitation_stops_by_the_threshold(cards):
+    card = cards("gravitation")
+    action, observations = run_adaptive(card, "original", "discovery", budget=24)
+    top = action.hypotheses[action.submission.selected]
+    assert top.confidence >= card.data.threshold
+    assert len(observations) < 24
+    score = card.score(action.submission.predictor, "original")
+    assert score.weak and score.strict
+
+
+def test_discovery_adaptive_first_turn_proposes(cards):
+    card = cards("darcy")
+    state = make_state(card, "original", "discovery", "adaptive", budget=10)
+    action = act(state)
+    check_action(action, card, state)
+    assert action.experiment is not None
+
+
+# -- protocol behaviour -------------------------------------------------------------------------
+
+def test_deterministic_for_a_seed(cards):
+    card = cards("stefan_boltzmann")
+    obs = observe(card, "original", design(card, 6))
+    a = act(make_state(card, "original", "discovery", "adaptive", obs, seed=7, budget=20))
+    b = act(make_state(card, "original", "discovery", "adaptive", obs, seed=7, budget=20))
+    assert a.model_dump_json() == b.model_dump_json()
+    state = make_state(card, "counterfactual", "identification", "adaptive", seed=3, budget=5)
+    assert act(state).model_dump_json() == act(state).model_dump_json()
+
+
+def test_must_submit_when_the_budget_is_spent(cards):
+    card = cards("michaelis_menten")
+    state = make_state(card, "original", "discovery", "adaptive", observe(card, "original", design(card, 2)),
+                       budget=2, must_submit=True)
+    action = act(state)
+    check_action(action, card, state)
+    assert action.submission is not None
+
+
+def test_rejected_point_is_not_proposed_again(cards):
+    card = cards("pendulum")
+    state = make_state(card, "original", "discovery", "adaptive", budget=10)
+    first = act(state)
+    turn = Turn(index=0, action=first, response=OracleResponse(rejected=["violates a constraint"]))
+    second = act(make_state(card, "original", "discovery", "adaptive", turns=[turn], budget=10))
+    check_action(second, card, state)
+    assert second.experiment.inputs != first.experiment.inputs
+
+
+# -- robustness ------------------------------------------------------------------------------
+
+def synthetic_task(setting="discovery"):
+    return {
+        "setting": setting, "background": "A made-up bench experiment.", "conditions": [],
+        "inputs": [
+            {"name": "a", "unit": "m", "domain": {"kind": "range", "lo": -1.0, "hi": 1.0, "values": []}},
+            {"name": "n", "unit": "1", "domain": {"kind": "integer", "lo": 1.0, "hi": 5.0, "values": []}},
+            {"name": "k", "unit": "mol", "domain": {"kind": "set", "lo": None, "hi": None, "values": [0.5, 1.0, 2.0]}},
+            {"name": "x", "unit": "s", "domain": {"kind": "log", "lo": 0.01, "hi": 100.0, "values": []}},
+        ],
+        "outputs": [{"name": "y", "unit": "N", "resolution": 0.01, "tolerance": {"abs": 0.01, "rel": 0.01}},
+                    {"name": "z", "unit": "", "resolution": None, "tolerance": {"abs": 0.0, "rel": 0.02}}],
+        "constraints": [], "adaptive_threshold": 0.9, "max_steps": 10,
+        "protocol": "adaptive", "threshold": 0.9, "budget": 10,
+    }
+
+
+ODD_DATA = {
+    "none": [],
+    "one": [({"a": 0.0, "n": 1, "k": 0.5, "x": 1.0}, {"y": 0.0, "z": 1.0})],
+    "zeros": [({"a": 0.1 * i, "n": 1 + i % 5, "k": 1.0, "x": 0.5 + i}, {"y": 0.0, "z": 0.0}) for i in range(6)],
+    "negative": [({"a": -0.9 + 0.3 * i, "n": 1 + i % 5, "k": [0.5, 1.0, 2.0][i % 3], "x": 10 ** (i / 3 - 1)},
+                  {"y": -3.0 - i * i, "z": (-1) ** i * 2.0}) for i in range(7)],
+    "nan": [({"a": 0.5, "n": 2, "k": 2.0, "x": 3.0}, {"y": float("nan"), "z": 1.0}),
+            ({"a": 0.2, "n": 3, "k": 1.0, "x": 4.0}, {"y": 2.0, "z": float("inf")})],
+    "duplicates": [({"a": 0.5, "n": 2, "k": 2.0, "x": 3.0}, {"y": 1.0 + 0.01 * i, "z": 1.0}) for i in range(5)],
+}
+
+
+@pytest.mark.parametrize("case", sorted(ODD_DATA))
+@pytest.mark.parametrize("must_submit", [False, True])
+def test_odd_data_still_gives_a_valid_action(case, must_submit):
+    task = synthetic_task()
+    obs = [Observation(inputs={k: float(v) for k, v in i.items()}, outputs=o) for i, o in ODD_DATA[case]]
+    state = EpisodeState(task=task, setting="discovery", protocol="adaptive", threshold=0.9, observations=obs,
+                         turns=[], must_submit=must_submit, steps_left=5, seed=1)
+    action, _ = asyncio.run(BaselinePlayer().act(state))
+    hyps = action.hypotheses
+    assert len(hyps) >= 2 and abs(sum(h.confidence for h in hyps) - 1) <= CONFIDENCE_SLACK
+    inputs, outputs = ["a", "n", "k", "x"], ["y", "z"]
+    grid = {"a": np.array([-1.0, 0.0, 1.0]), "n": np.array([1.0, 3.0, 5.0]), "k": np.array([0.5, 1.0, 2.0]),
+            "x": np.array([0.01, 1.0, 100.0])}
+    for h in hyps:
+        p = validate_predictor(h.predictor, inputs, outputs)
+        values = evaluate_predictor(p, grid)
+        assert all(np.all(np.isfinite(v)) for v in values.values())
+    if must_submit:
+        assert action.submission is not None
+    if action.experiment is not None:
+        ex = action.experiment
+        assert -1 <= ex.inputs["a"] <= 1 and ex.inputs["n"] in (1, 2, 3, 4, 5)
+        assert ex.inputs["k"] in (0.5, 1.0, 2.0) and 0.01 <= ex.inputs["x"] <= 100
+
+
+@pytest.mark.parametrize(("unit", "factor", "dims"), [
+    ("mL/min", 1e-6 / 60, (0, 3, -1, 0, 0, 0, 0)),
+    ("1/min", 1 / 60, (0, 0, -1, 0, 0, 0, 0)),
+    ("W m^-2 K^-4", 1.0, (1, 0, -3, -4, 0, 0, 0)),
+    ("J/(mol*K)", 1.0, (1, 2, -2, -1, -1, 0, 0)),
+    ("cm^2", 1e-4, (0, 2, 0, 0, 0, 0, 0)),
+    ("uM/s", 1e-3, (0, -3, -1, 0, 1, 0, 0)),
+    ("kPa", 1e3, (1, -1, -2, 0, 0, 0, 0)),
+    ("deg", math.pi / 180, (0, 0, 0, 0, 0, 0, 0)),
+    ("", 1.0, (0, 0, 0, 0, 0, 0, 0)),
+])
+def test_parse_unit(unit, factor, dims):
+    scale, dim = parse_unit(unit)
+    assert scale == pytest.approx(factor)
+    assert tuple(dim) == dims
+
+
+def test_parse_unit_unknown():
+    assert parse_unit("furlong/fortnight") is None
