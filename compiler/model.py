@@ -196,6 +196,7 @@ class Environment:
         """Outputs in their declared units for inputs in their declared units
         (the reference evaluator; NaN/inf where a law is undefined)."""
         values: dict[str, object] = {}
+        shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs)) if card.inputs else ()
         with np.errstate(all="ignore"):
             for spec in card.inputs:
                 values[spec.name] = np.asarray(inputs[spec.name], dtype=float) * spec.unit.si_factor
@@ -206,7 +207,8 @@ class Environment:
             out = {}
             for spec in card.outputs:
                 result = np.asarray(evaluate(self.laws[spec.name], values), dtype=float)
-                out[spec.name] = result / spec.unit.si_factor
+                # a law that ignores the inputs still gives one value per point
+                out[spec.name] = np.broadcast_to(result / spec.unit.si_factor, shape).copy()
         return out
 
 

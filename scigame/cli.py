@@ -94,6 +94,49 @@ def lint(paths, fmt, notes, color):
     sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
 
 
+def _bundled_cards() -> str:
+    from pathlib import Path
+    bundled = Path(__file__).resolve().parent.parent / "cards"
+    if not bundled.is_dir():
+        raise click.UsageError("no PATHS given and no bundled cards/ folder found")
+    return str(bundled)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-f", "--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+def cards(paths, fmt):
+    """List cards: collection, field, inputs, outputs, mutation kind, dates.
+
+    With no PATHS it lists the bundled cards.
+    """
+    from .collection import index_cards
+
+    try:
+        files = find_cards(paths or (_bundled_cards(),))
+    except CardPathError as exc:
+        raise click.UsageError(str(exc))
+    entries = index_cards(files)
+    if fmt == "json":
+        click.echo(json.dumps([e.to_dict() for e in entries], indent=2))
+    else:
+        from rich.console import Console
+        from rich.markup import escape
+        from rich.table import Table
+        t = Table(title=f"{len(entries)} cards")
+        for col in ("card", "collection", "field", "inputs", "outputs", "mutation", "published", "preprint"):
+            t.add_column(col)
+        for e in entries:
+            if e.errors:
+                t.add_row(e.name, f"[red]{e.errors} lint errors[/red]", "", "", "", "", "", "")
+                continue
+            t.add_row(*(escape(x) for x in (e.name, e.collection, e.field, ", ".join(e.inputs),
+                                             ", ".join(e.outputs), e.mutation, e.published or "",
+                                             e.preprint or "")))
+        Console(width=200).print(t)
+    sys.exit(EXIT_FINDINGS if any(e.errors for e in entries) else EXIT_OK)
+
+
 def _load(card_path: str):
     """A compiled card from a .sci file or a compiled folder, or a clean error."""
     from .card import CardError, load_card
@@ -309,9 +352,12 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
               help="Model registry (prices, cutoffs) to use instead of the bundled one.")
 @click.option("--max-cost", type=float, default=None,
               help="Dollars: stop starting new episodes once the run folder has spent this much.")
+@click.option("--window", default=None, metavar="FROM..TO",
+              help="Keep only Temporal cards whose journal and preprint dates fall in this window "
+                   "(YYYY-MM-DD; either side may be empty).")
 def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps, concurrency, seed,
              out_dir, force, rerun_failed, quiet, base_url, api_key_env, reasoning_effort, temperature,
-             max_tokens, timeout, max_retries, no_structured, models_file, max_cost):
+             max_tokens, timeout, max_retries, no_structured, models_file, max_cost, window):
     """Play the episode matrix and store every episode.
 
     With no PATHS it uses the bundled cards (the repository's cards/).
@@ -329,10 +375,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     from .summary import failure_counts, usage_table, write_summary
 
     if not paths:
-        bundled = Path(__file__).resolve().parent.parent / "cards"
-        if not bundled.is_dir():
-            raise click.UsageError("no PATHS given and no bundled cards/ folder found")
-        paths = (str(bundled),)
+        paths = (_bundled_cards(),)
     slug = player.replace(":", "_").replace("/", "_")
     config = EvalConfig(
         paths=list(paths), player=player, settings=_csv_choice(settings, SETTINGS, "setting"),
@@ -340,7 +383,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         protocols=_csv_choice(protocols, PROTOCOLS, "protocol"), budgets=_budgets(budgets),
         repetitions=reps, max_steps=max_steps, concurrency=concurrency, seed=seed,
         out=out_dir or str(Path("runs") / slug), force=force, rerun_failed=rerun_failed,
-        max_cost=max_cost,
+        max_cost=max_cost, window=window,
         llm={"base_url": base_url, "api_key_env": api_key_env, "reasoning_effort": reasoning_effort,
              "temperature": temperature, "max_tokens": max_tokens, "timeout": timeout,
              "max_retries": max_retries, "structured": not no_structured, "models": models_file})
@@ -348,6 +391,12 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         find_cards(config.paths)
     except CardPathError as exc:
         raise click.UsageError(str(exc))
+    if window:
+        from .collection import parse_window
+        try:
+            parse_window(window)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--window")
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -369,6 +418,10 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         raise click.BadParameter(str(exc), param_hint="--player")
     for path, why in report.skipped_cards:
         click.echo(f"skipped {path}: {why}", err=True)
+    if report.excluded:
+        click.echo(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
+        for name, why in report.excluded:
+            click.echo(f"  {name}: {why}", err=True)
     with Store(report.folder) as store:
         rows = store.rows()
     table = write_summary(report.folder, rows)

@@ -41,6 +41,7 @@ class EvalConfig:
     force: bool = False
     rerun_failed: bool = False
     max_cost: Optional[float] = None  # dollars: stop starting episodes once the run has spent this
+    window: Optional[str] = None  # FROM..TO: Temporal cards whose two dates both fall inside
     llm: dict = field(default_factory=dict)  # LLMConfig fields and `models` for openai:MODEL players
 
 
@@ -64,6 +65,7 @@ class RunReport:
     not_started: int = 0  # left for later by --max-cost
     spent_usd: float = 0.0  # the run folder's total, this invocation included
     auth_error: str = ""  # the endpoint refused the credentials: the run stopped
+    excluded: list[tuple[str, str]] = field(default_factory=list)  # Temporal cards left out, and why
 
 
 def episode_seed(base: int, key: EpisodeKey) -> int:
@@ -84,6 +86,39 @@ def load_cards(paths: list[str], folder: Path) -> tuple[list[CompiledCard], list
             first = str(exc).splitlines()
             skipped.append((str(path), first[1] if len(first) > 1 else first[0]))
     return cards, skipped
+
+
+def select_temporal(cards: list[CompiledCard], player_name: str,
+                    config: EvalConfig) -> tuple[list[CompiledCard], list[tuple[str, str]]]:
+    """Leave out Temporal cards a model may have seen: for an LLM player,
+    both the journal and the first-preprint date must be after the model's
+    knowledge cutoff (from the model registry). `--window` keeps only
+    Temporal cards whose dates fall inside it. Historical cards always stay."""
+    from .collection import after_cutoff, in_window, parse_window
+
+    window = parse_window(config.window) if config.window else None
+    cutoff, model = None, None
+    if player_name.startswith("openai:"):
+        from .llm.registry import load_registry
+        model = player_name.split(":", 1)[1]
+        info = load_registry(config.llm.get("models")).get(model)
+        cutoff = info.knowledge_cutoff if info else None
+    kept, excluded = [], []
+    for card in cards:
+        d = card.data
+        if d.collection != "temporal":
+            kept.append(card)
+            continue
+        if window is not None and not in_window(d.published, d.preprint, window):
+            excluded.append((card.name, f"outside the window {config.window}"))
+            continue
+        if model is not None:
+            ok, why = after_cutoff(d.published, d.preprint, cutoff)
+            if not ok:
+                excluded.append((card.name, f"{why} (model {model})"))
+                continue
+        kept.append(card)
+    return kept, excluded
 
 
 def plan(config: EvalConfig, cards: list[CompiledCard], player_name: str) -> list[PlannedEpisode]:
@@ -132,12 +167,14 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     player_name, factory = player or make_player(config.player, **dict(config.llm))
     report = RunReport(folder=folder)
     cards, report.skipped_cards = load_cards(config.paths, folder)
+    cards, report.excluded = select_temporal(cards, player_name, config)
     planned = plan(config, cards, player_name)
     report.planned = len(planned)
     (folder / "config.json").write_text(json.dumps(
         {"config": asdict(config), "player": player_name, "versions": _versions(),
          "cards": {c.name: c.data.source_sha256 for c in cards},
-         "skipped_cards": report.skipped_cards, "written_at": time.time()}, indent=2))
+         "skipped_cards": report.skipped_cards, "excluded_temporal": report.excluded,
+         "written_at": time.time()}, indent=2))
     with Store(folder) as store:
         todo = []
         for p in planned:

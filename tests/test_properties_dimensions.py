@@ -22,7 +22,7 @@ import math
 import numpy as np
 import pint
 import pytest
-from hypothesis import HealthCheck, assume, given, note, settings
+from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from scigame.compiler import check_source, parse_source
@@ -228,11 +228,15 @@ def si_text(dimensionality) -> str:
     from fractions import Fraction
     parts = []
     for name, power in sorted(dict(dimensionality).items()):
-        p = Fraction(power).limit_denominator(1000)
-        if p == 0:
+        if power == 0:
             continue
-        parts.append(f"{_SI_SYMBOL[name]}^({p.numerator}/{p.denominator})" if p.denominator != 1
-                     else f"{_SI_SYMBOL[name]}^{p.numerator}")
+        p = Fraction(power).limit_denominator(1000)
+        if abs(float(p) - power) > 1e-12 * max(1.0, abs(power)):
+            parts.append(f"{_SI_SYMBOL[name]}^{float(power)!r}")  # e.g. x^(0.5 [deg])
+        elif p.denominator != 1:
+            parts.append(f"{_SI_SYMBOL[name]}^({p.numerator}/{p.denominator})")
+        else:
+            parts.append(f"{_SI_SYMBOL[name]}^{p.numerator}")
     return " ".join(parts) or "1"
 
 
@@ -261,7 +265,7 @@ def scenario(draw):
     names = NAMES[:n]
     units = {name: draw(st.sampled_from(UNITS)) for name in names}
     t = draw(tree(names, depth=draw(st.integers(1, 4))))
-    points = draw(st.lists(st.lists(st.floats(0.5, 2.0), min_size=2, max_size=2, unique=True),
+    points = draw(st.lists(st.tuples(st.floats(0.5, 1.2), st.floats(1.3, 2.0)).map(list),
                            min_size=n, max_size=n))
     scale = draw(st.sampled_from(["", " * percent", " * ppm", " * 1000"]))
     return units, t, points, scale
@@ -297,13 +301,17 @@ def test_checker_agrees_with_pint(data):
     note([(d.code, d.message) for d in errors])
     let_line = text.split("\n").index(f"  let e = {expr}") + 1
 
-    # check_source adds at most numeric-lint errors to the static ones
-    full = check_source(text, "t.sci")
-    extra = {d.code for d in full.errors} - {d.code for d in errors}
-    assert all(code.startswith("E7") for code in extra), [(d.code, d.message) for d in full.errors]
-    if errors:
-        assert {d.code for d in full.errors} >= {d.code for d in errors}
+    # check_source adds at most numeric-lint errors to the static ones. (A law that
+    # uses no input and is not finite crashes the numeric lint: see
+    # test_constant_non_finite_law_is_an_error_not_a_crash; such laws are skipped here.)
+    if has_input(t) or not errors and not _constant_non_finite(model):
+        full = check_source(text, "t.sci")
+        extra = {d.code for d in full.errors} - {d.code for d in errors}
+        assert all(code.startswith("E7") for code in extra), [(d.code, d.message) for d in full.errors]
+        if errors:
+            assert {d.code for d in full.errors} >= {d.code for d in errors}
 
+    event("pint accepts" if pint_ok else "pint rejects")
     if not pint_ok:
         note(f"pint: {reason}")
         assert errors, f"pint rejects `{expr}` ({reason}) but the checker accepts it"
@@ -320,15 +328,35 @@ def test_checker_agrees_with_pint(data):
     got = np.broadcast_to(np.asarray(model.original.evaluate(model, inputs)["y"], dtype=float), (2,))
     got_cf = np.broadcast_to(np.asarray(model.counterfactual.evaluate(model, inputs)["y"], dtype=float), (2,))
     with np.errstate(all="ignore"):
-        want = np.broadcast_to(np.asarray(value.to(out_unit).magnitude, dtype=float), (2,))
+        # value in SI over the output unit's SI factor (pint's `.to` can trip over
+        # float exponents such as 0.3333333333333333 - 1 + 1)
+        factor = float(Q(1.0, out_unit).to_base_units().magnitude)
+        want = np.broadcast_to(np.asarray(value.to_base_units().magnitude, dtype=float) / factor, (2,))
     cond = np.broadcast_to(np.asarray(cond, dtype=float), (2,))
     for i in range(2):
         if not (math.isfinite(want[i]) and math.isfinite(cond[i])) or cond[i] * EPS > 1e-11:
             continue  # undefined, overflowed or ill-conditioned at this point
         if abs(want[i]) < 1e-280 or abs(want[i]) > 1e280:
             continue
+        event("value compared")
         assert got[i] == pytest.approx(want[i], rel=1e-9), (i, expr, out_unit)
         assert got_cf[i] == pytest.approx(2 * want[i], rel=1e-9), (i, expr, out_unit)
+
+
+def _constant_non_finite(model) -> bool:
+    out = model.original.evaluate(model, {n.name: np.array([1.0]) for n in model.inputs})["y"]
+    return not np.all(np.isfinite(out))
+
+
+@pytest.mark.xfail(strict=True, reason="numeric lint indexes the value of a constant law (a 0-d "
+                   "array): a law that uses no input and is NaN/inf makes check_source raise IndexError")
+@pytest.mark.parametrize("law", ["k * sqrt(-1)", "k * log(0)", "k / 0"])
+def test_constant_non_finite_law_is_an_error_not_a_crash(law):
+    # the law uses no input (a and e are then merely unused: warnings)
+    text = card_text({"a": "m"}, "a", "1").replace("law y = k * e", f"law y = {law}")
+    result = check_source(text, "t.sci")
+    assert result.card is None
+    assert "E700" in {d.code for d in result.errors}
 
 
 # ---- a few fixed cases, so the property's oracle is itself checked ---------------------
