@@ -753,14 +753,7 @@ class _Checker:
             for node in _walk(let.expr):
                 if node.span == span:
                     names = _names(node)
-        frontier, reached = set(names), set()
-        while frontier:
-            n = frontier.pop()
-            if n in reached:
-                continue
-            reached.add(n)
-            if n in env.lets:
-                frontier |= _names(env.lets[n].expr)
+        reached = _closure(names, env)
         hits = [m for p, m in changed_by.items() if p in reached and isinstance(m, A.SetMutation)]
         return max(hits, key=lambda m: (m.span.line, m.span.column)) if hits else None
 
@@ -923,11 +916,9 @@ def _names(e: A.Expr) -> set[str]:
     return {n.name for n in _walk(e) if isinstance(n, A.Name)}
 
 
-def _reachable(env: _EnvState) -> set[str]:
-    frontier = set()
-    for law in env.laws.values():
-        frontier |= _names(law.expr)
-    seen: set[str] = set()
+def _closure(names: set[str], env: _EnvState) -> set[str]:
+    """The names given and every name the lets among them use, transitively."""
+    frontier, seen = set(names), set()
     while frontier:
         n = frontier.pop()
         if n in seen:
@@ -936,6 +927,11 @@ def _reachable(env: _EnvState) -> set[str]:
         if n in env.lets:
             frontier |= _names(env.lets[n].expr)
     return seen
+
+
+def _reachable(env: _EnvState) -> set[str]:
+    """Every name the laws of an environment use, through lets."""
+    return _closure(set().union(*(_names(law.expr) for law in env.laws.values())), env)
 
 
 def _outside_domain(d: A.Domain, v: float) -> Optional[str]:

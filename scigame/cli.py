@@ -261,6 +261,25 @@ def score(card_path, predictor_file, env, timeout):
     click.echo(result.model_dump_json(indent=2))
 
 
+def _progress(label: str, quiet: bool):
+    """A rich progress bar with ETA, and the callback the runners report to
+    (event "plan" with the already-done count and the total, then each step)."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+    progress = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("eta"), TimeRemainingColumn(), disable=quiet)
+    task_id = None
+
+    def on_progress(event, done, total):
+        nonlocal task_id
+        if event == "plan":
+            task_id = progress.add_task(label, total=total, completed=done)
+        else:
+            progress.update(task_id, completed=done)
+
+    return progress, on_progress
+
+
 def _csv_choice(values: str, allowed: tuple[str, ...], what: str) -> list[str]:
     items = [v.strip() for v in values.split(",") if v.strip()]
     if "all" in items:
@@ -398,19 +417,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--window")
 
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                        disable=quiet, transient=False)
-    task_id = None
-
-    def on_progress(event, done, total):
-        nonlocal task_id
-        if event == "plan":
-            task_id = progress.add_task("episodes", total=total, completed=done)
-        else:
-            progress.update(task_id, completed=done)
-
+    progress, on_progress = _progress("episodes", quiet)
     try:
         with progress:
             report = asyncio.run(run_eval(config, on_progress))
@@ -481,18 +488,7 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, timeout, max
         panel.append((spec, ChatClient(LLMConfig(model=model, base_url=base_url, api_key_env=api_key_env,
                                                  reasoning_effort=reasoning_effort, timeout=timeout,
                                                  max_retries=max_retries), registry)))
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    progress = Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                        disable=quiet)
-    task_id = None
-
-    def on_progress(event, done, total):
-        nonlocal task_id
-        if event == "plan":
-            task_id = progress.add_task("judging", total=total, completed=done)
-        else:
-            progress.update(task_id, completed=done)
-
+    progress, on_progress = _progress("judging", quiet)
     with progress:
         result = asyncio.run(judge_run(Path(run_dir), panel, concurrency, force, on_progress))
     with Store(run_dir) as store:
@@ -551,6 +547,128 @@ def report(run_dir, fmt):
         t.add_row(r["card"], r["setting"], r["environment"], str(r["episodes"]),
                   _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]))
     Console(width=160).print(t)
+
+
+# ---- Temporal curation: extract an anchored draft card, then review it --------------
+
+def _curation_client(model, base_url, api_key_env, reasoning_effort, timeout, max_retries):
+    """A ChatClient for `openai:MODEL`, or a usage error."""
+    from .llm.client import ChatClient, LLMConfig
+
+    kind, _, name = model.partition(":")
+    if kind != "openai" or not name:
+        raise click.BadParameter(f"{model!r}: expected openai:MODEL", param_hint="--model")
+    return ChatClient(LLMConfig(model=name, base_url=base_url, api_key_env=api_key_env,
+                                reasoning_effort=reasoning_effort, timeout=timeout, max_retries=max_retries))
+
+
+def _run_llm(coro_factory, client):
+    """Run one curation coroutine; endpoint trouble becomes a message and an exit code."""
+    import asyncio
+
+    from .curation import CurationError
+    from .llm.client import AuthFailure
+    from .players.base import PlayerFault
+
+    async def go():
+        try:
+            return await coro_factory()
+        finally:
+            await client.close()
+
+    try:
+        return asyncio.run(go())
+    except AuthFailure as exc:
+        click.echo(f"scigame: the endpoint refused the credentials: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    except PlayerFault as exc:
+        click.echo(f"scigame: the endpoint failed: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    except CurationError as exc:
+        click.echo(f"scigame: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+
+
+_CURATION_OPTIONS = [
+    click.option("--model", required=True, help="openai:MODEL"),
+    click.option("--base-url", default=None, help="OpenAI-compatible endpoint."),
+    click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+                 help="Environment variable that holds the API key."),
+    click.option("--reasoning-effort", default=None, help="Passed to the endpoint (e.g. low, medium, high)."),
+    click.option("--timeout", type=float, default=300.0, show_default=True, help="Seconds per LLM call."),
+    click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True,
+                 help="Retries of an infrastructure fault per call."),
+]
+
+
+def _curation_options(f):
+    for option in reversed(_CURATION_OPTIONS):
+        f = option(f)
+    return f
+
+
+@main.command()
+@click.argument("source", metavar="SOURCE.txt", type=click.Path(exists=True, dir_okay=False))
+@_curation_options
+@click.option("--out", "out_dir", default="drafts", show_default=True, type=click.Path(file_okay=False),
+              help="Folder for <card>.sci and <card>.provenance.json.")
+def curate(source, model, base_url, api_key_env, reasoning_effort, timeout, max_retries, out_dir):
+    """Extract a Temporal draft card from a source text with an LLM.
+
+    The source is numbered line by line; the LLM writes one card and
+    anchors every number and claim to source lines. The anchors are
+    verified and the card linted; problems are sent back (at most twice).
+    Writes OUT/<card>.sci and OUT/<card>.provenance.json. Exit status:
+    0 verified draft, 1 failed, 2 usage error.
+    """
+    from .curation import curate as run_curate
+
+    client = _curation_client(model, base_url, api_key_env, reasoning_effort, timeout, max_retries)
+    result = _run_llm(lambda: run_curate(source, client, out_dir), client)
+    if not result.ok:
+        click.echo(f"scigame: curation of {source} failed after {result.corrections} corrections; "
+                   "the last draft still has these problems:", err=True)
+        for p in result.problems:
+            click.echo(f"  - {p}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    click.echo(f"draft {result.draft_path} (provenance {result.provenance_path}); "
+               f"{result.corrections} correction{'s' if result.corrections != 1 else ''}, "
+               f"${result.usage.cost_usd:.4f}")
+    click.echo(f"next: scigame review {result.draft_path} --source {source} --model MODEL")
+    sys.exit(EXIT_OK)
+
+
+@main.command()
+@click.argument("draft", metavar="DRAFT.sci", type=click.Path(exists=True, dir_okay=False))
+@click.option("--source", "source", required=True, metavar="SOURCE.txt",
+              type=click.Path(exists=True, dir_okay=False), help="The source text the draft claims to follow.")
+@_curation_options
+def review(draft, source, model, base_url, api_key_env, reasoning_effort, timeout, max_retries):
+    """Review a draft card against its source with an independent LLM call.
+
+    Prints the verdict and reasons and writes <card>.review.json next to
+    the draft. Exit status: 0 only when the reviewer accepts and the draft
+    lints clean (no errors, no warnings); 1 otherwise; 2 usage error.
+    """
+    from .curation import review as run_review
+    from .curation import write_review
+
+    client = _curation_client(model, base_url, api_key_env, reasoning_effort, timeout, max_retries)
+    result = _run_llm(lambda: run_review(draft, source, client), client)
+    path = write_review(result)
+    click.echo(f"verdict: {result.verdict}")
+    for r in result.reasons:
+        click.echo(f"  - {r}")
+    click.echo("checks: " + ", ".join(f"{k} {v}" for k, v in result.checks.items()))
+    for p in result.lint:
+        click.echo(f"lint: {p}", err=True)
+    for p in result.problems:
+        click.echo(f"problem: {p}", err=True)
+    if result.verdict == "accept" and not result.accepted:
+        click.echo("scigame: the reviewer accepted, but the draft is not clean (see above): not accepted",
+                   err=True)
+    click.echo(f"review written to {path}")
+    sys.exit(EXIT_OK if result.accepted else EXIT_FINDINGS)
 
 
 if __name__ == "__main__":  # pragma: no cover

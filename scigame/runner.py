@@ -189,7 +189,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             on_progress("plan", report.skipped, len(planned))
         semaphore = asyncio.Semaphore(max(1, config.concurrency))
         report.spent_usd = store.total_cost()
-        from .llm.client import AuthFailure
+        from .llm.client import AuthFailure, gather_until_auth_failure
 
         async def one(p: PlannedEpisode):
             async with semaphore:
@@ -216,15 +216,9 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             if on_progress:
                 on_progress("episode", report.skipped + report.played + report.unfinished, len(planned))
 
-        tasks = [asyncio.create_task(one(p)) for p in todo]
         try:
-            await asyncio.gather(*tasks)
-        except AuthFailure as exc:
-            # nothing else will work: stop every episode in flight (none is stored half-done)
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            report.auth_error = str(exc)
+            # an auth failure stops every episode in flight (none is stored half-done)
+            report.auth_error = await gather_until_auth_failure([asyncio.create_task(one(p)) for p in todo])
         finally:
             close = getattr(factory, "aclose", None)
             if close is not None:

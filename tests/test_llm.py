@@ -51,7 +51,8 @@ def api_key(monkeypatch):
 
 
 def config(out, server, **kw):
-    llm = {"base_url": server.base_url, "api_key_env": KEY_ENV, "timeout": 1.0, "max_retries": 2,
+    # a generous timeout: the scripted scientist runs the real baseline, slow on a busy machine
+    llm = {"base_url": server.base_url, "api_key_env": KEY_ENV, "timeout": 60.0, "max_retries": 2,
            "backoff_base": 0.01, "backoff_max": 0.05}
     llm.update(kw.pop("llm", {}))
     base = dict(paths=[GRAVITATION], player="openai:fake-model", out=str(out), repetitions=1,
@@ -111,15 +112,24 @@ def test_rate_limit_and_server_errors_are_retried(tmp_path):
     assert ep.outcome.failure_mode is None or ep.outcome.valid  # the model is not blamed
 
 
+SUBMIT_LAW = json.dumps({
+    "hypotheses": [{"statement": "inverse square", "confidence": 1.0}], "experiment": None, "notes": "",
+    "submission": {"selected": 0, "explanation": "F falls as 1/r^2", "applicability": "point masses",
+                   "predictor": {"F": {"op": "div", "args": [
+                       {"op": "mul", "args": [6.674e-11, {"var": "m1"}, {"var": "m2"}]},
+                       {"op": "pow", "args": [{"var": "r"}, 2]}]}}}})
+
+
 def test_hang_past_the_timeout_is_retried(tmp_path):
-    responder = Recording(first=[Reply(fault="hang", hang_seconds=5)])
+    # the answer after the hang is instant, so the short timeout only catches the hang
+    responder = Recording(first=[Reply(fault="hang", hang_seconds=5)], then=lambda _: Reply(content=SUBMIT_LAW))
     with FakeOpenAI(responder) as server:
         report = run(config(tmp_path / "run", server, protocols=["prior"], settings=["discovery"],
                             environments=["original"], llm={"timeout": 0.5}))
     assert report.played == 1
     with Store(tmp_path / "run") as store:
         (ep,) = store.episodes()
-    assert ep.outcome.usage.retries == 1
+    assert ep.outcome.usage.retries == 1 and ep.outcome.strict_success
 
 
 def test_fault_outlasting_retries_leaves_episode_unfinished_then_resume(tmp_path):

@@ -202,20 +202,24 @@ def to_sympy(tree) -> sp.Expr:
         return SYMBOLS[tree["var"]]
     if isinstance(tree, dict):
         args = [to_sympy(a) for a in tree["args"]]
-        # sympy leaves some constants undefined (atan2(0, 0), 0**-1) and some
-        # of its functions refuse such arguments: keep the whole value undefined.
-        if any(a.has(sp.nan, sp.zoo) for a in args):
+        # sympy leaves some constants undefined (atan2(0, 0), 0**-1,
+        # tan(pi/2)); some of its functions refuse such arguments and lambdify
+        # cannot print them, so the whole value is kept undefined instead.
+        if any(a.has(sp.nan, sp.zoo, sp.oo, -sp.oo) for a in args):
             return sp.nan
         fn = _UNARY_SYMPY.get(tree["op"]) or _OTHER_SYMPY[tree["op"]]
-        return fn(*args)
+        result = fn(*args)
+        return sp.nan if result.has(sp.nan, sp.zoo, sp.oo, -sp.oo) else result
     return sp.Float(tree)
 
 
 def sympy_values(tree, inputs: dict[str, np.ndarray]) -> np.ndarray:
     """The tree evaluated by sympy.lambdify; NaN where it is not real."""
     expr = to_sympy(tree)
-    fn = sp.lambdify([SYMBOLS[n] for n in INPUTS], expr, modules=[{"rint": np.rint}, "numpy"])
     n = len(inputs[INPUTS[0]])
+    if expr is sp.nan:
+        return np.full(n, np.nan)
+    fn = sp.lambdify([SYMBOLS[n] for n in INPUTS], expr, modules=[{"rint": np.rint}, "numpy"])
     with np.errstate(all="ignore"):
         raw = np.asarray(fn(*(inputs[name] for name in INPUTS)))
     raw = np.broadcast_to(raw, (n,))

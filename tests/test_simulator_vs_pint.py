@@ -47,7 +47,7 @@ def read_card(text: str):
     m = re.search(r'counterfactual\s+"[^"]*"\s*\{(.*?)\n\s*\}', text, re.S)
     cf_block = m.group(1) if m else ""
     main = text.replace(m.group(0), "") if m else text
-    card = {"inputs": {}, "outputs": {}, "params": {}, "lets": {}, "laws": {}}
+    card = {"inputs": {}, "outputs": {}, "params": {}, "lets": {}, "laws": {}, "constraints": []}
     for name, unit, kind, body in re.findall(
             rf"^\s*input\s+(\w+)\s*(?:{_UNIT})?\s*(integer\s+in|in)\s+(.*?)(?:\"|$)", main, re.M):
         card["inputs"][name] = {"unit": unit or "dimensionless", "domain": body.strip()}
@@ -59,6 +59,10 @@ def read_card(text: str):
         card["lets"][name] = expr.strip()
     for name, expr in re.findall(r"^\s*law\s+(\w+)\s*=\s*(.+)$", main, re.M):
         card["laws"][name] = expr.strip()
+    # `constraint LHS OP RHS ["MESSAGE"]`, OP one of < <= > >=
+    for lhs, op, rhs in re.findall(r'^\s*constraint\s+([^<>"\n]+?)\s*(<=|>=|<|>)\s*([^<>"\n]+?)\s*(?:"[^"\n]*")?\s*$',
+                                   main, re.M):
+        card["constraints"].append((lhs.strip(), op, rhs.strip()))
     mutations = []
     for stmt in re.findall(r"(set\s+\w+\s*=\s*\S+(?:\s*\[[^\]]*\])?|scale\s+\w+\s+by\s+\S+|rebalance\s+\w+"
                            r"|let\s+\w+\s*=\s*[^\n]+|law\s+\w+\s*=\s*[^\n]+)", cf_block):
@@ -100,8 +104,8 @@ def _python(expr: str) -> str:
     return expr.replace("^", "**")
 
 
-def pint_value(card, rebalanced, point: dict[str, float], output: str) -> float:
-    """The law's value at one point, in the output's declared unit."""
+def _namespace(card, rebalanced, point: dict[str, float]) -> dict:
+    """Inputs (as pint quantities in their declared units) and params."""
     ns = dict(_FUNCS)
     ns["Q"] = Q
     for name, spec in card["inputs"].items():
@@ -112,6 +116,30 @@ def pint_value(card, rebalanced, point: dict[str, float], output: str) -> float:
             ns[name] = Q(base.magnitude, "dimensionless")  # SI magnitude kept, unit re-derived below
         else:
             ns[name] = value
+    return ns
+
+
+_OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+
+
+def pint_holds(card, point: dict[str, float]) -> bool:
+    """Does the point satisfy every constraint of the card? Constraints are
+    shared by both environments and read with the original params."""
+    ns = _namespace(card, set(), point)
+    for lhs, op, rhs in card["constraints"]:
+        a = eval(_python(lhs), {"__builtins__": {}}, ns)  # trusted: our own card files
+        b = eval(_python(rhs), {"__builtins__": {}}, ns)
+        a = a if isinstance(a, pint.Quantity) else Q(a, "dimensionless")
+        b = b if isinstance(b, pint.Quantity) else Q(b, "dimensionless")
+        assert a.dimensionality == b.dimensionality, (lhs, op, rhs)
+        if not _OPS[op](a.to_base_units().magnitude, b.to_base_units().magnitude):
+            return False
+    return True
+
+
+def pint_value(card, rebalanced, point: dict[str, float], output: str) -> float:
+    """The law's value at one point, in the output's declared unit."""
+    ns = _namespace(card, rebalanced, point)
     pending = dict(card["lets"])
     while pending:  # lets in dependency order, by trial
         for name, expr in list(pending.items()):
@@ -160,11 +188,16 @@ def test_simulator_matches_pint(path, env, compiled):
         card, rebalanced = apply_counterfactual(card, mutations)
     rng = np.random.default_rng(2024)
     n = 24
-    points = {name: _sample(spec, rng, n) for name, spec in card["inputs"].items()}
+    pool = 40 * n if card["constraints"] else n
+    points = {name: _sample(spec, rng, pool) for name, spec in card["inputs"].items()}
     if "integer in" in text:
         for name in card["inputs"]:
             if re.search(rf"input\s+{name}\b[^\n]*integer\s+in", text):
                 points[name] = np.round(points[name])
+    if card["constraints"]:
+        keep = [i for i in range(pool) if pint_holds(card, {k: float(v[i]) for k, v in points.items()})]
+        assert len(keep) >= n, f"only {len(keep)} of {pool} sampled points satisfy the constraints"
+        points = {k: v[keep[:n]] for k, v in points.items()}
     sim = compiled[path.stem].run_kernel(env, points)
     for output in card["outputs"]:
         for i in range(n):
@@ -181,4 +214,6 @@ def test_reader_sees_every_card():
         card, mutations = read_card(path.read_text())
         assert card["inputs"] and card["outputs"] and card["laws"], path
         assert set(card["laws"]) == set(card["outputs"]), path
+        stated = re.findall(r"^\s*constraint\b", _strip_comments(path.read_text()), re.M)
+        assert len(card["constraints"]) == len(stated), path
         assert mutations, path

@@ -155,5 +155,18 @@ class ChatClient:
         return Completion(text=text, finish_reason=choice.finish_reason or "", usage=usage)
 
 
+async def gather_until_auth_failure(tasks: list["asyncio.Task"]) -> str:
+    """Await every task; on the first AuthFailure cancel the rest (nothing
+    else would work) and return its message, else return ""."""
+    try:
+        await asyncio.gather(*tasks)
+    except AuthFailure as exc:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return str(exc)
+    return ""
+
+
 class _BadCompletion(Exception):
     """A 200 answer that holds no completion (a broken proxy, a bad gateway)."""

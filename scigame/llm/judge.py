@@ -228,7 +228,7 @@ async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurr
     """Judge every finished episode with a submission, once per judge."""
     from ..players.base import PlayerFault
     from ..store import Store
-    from .client import AuthFailure
+    from .client import gather_until_auth_failure
 
     report = JudgeReport()
     cards = compiled_cards(run_dir)
@@ -259,14 +259,8 @@ async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurr
             if on_progress:
                 on_progress("done", report.skipped + report.judged + report.unfinished, report.skipped + len(todo))
 
-        tasks = [asyncio.create_task(one(*t)) for t in todo]
         try:
-            await asyncio.gather(*tasks)
-        except AuthFailure as exc:
-            for t in tasks:
-                t.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            report.auth_error = str(exc)
+            report.auth_error = await gather_until_auth_failure([asyncio.create_task(one(*t)) for t in todo])
         finally:
             for _, client in judges:
                 await client.close()
