@@ -123,7 +123,7 @@ def llm_args(server) -> list[str]:
             "--timeout", "5", "--max-retries", "0"]
 
 
-def run_curate(server, source, out) -> "click.testing.Result":  # noqa: F821
+def run_curate(server, source, out):
     return CliRunner().invoke(main, ["curate", str(source), "--out", str(out), *llm_args(server)])
 
 

@@ -168,7 +168,10 @@ _UNARY_SYMPY = {
     "neg": lambda a: -a,
     "abs": sp.Abs,
     "sqrt": sp.sqrt,
-    "cbrt": lambda a: sp.real_root(a, 3),
+    # The real cube root written out: sympy's real_root builds a Piecewise
+    # for arguments not known to be real (e.g. rint(x)), which it then
+    # cannot always print.
+    "cbrt": lambda a: sp.sign(a) * sp.Abs(a) ** sp.Rational(1, 3),
     "exp": sp.exp,
     "log": sp.log,
     "log10": lambda a: sp.log(a, 10),
@@ -219,9 +222,15 @@ def sympy_values(tree, inputs: dict[str, np.ndarray]) -> np.ndarray:
     n = len(inputs[INPUTS[0]])
     if expr is sp.nan:
         return np.full(n, np.nan)
-    fn = sp.lambdify([SYMBOLS[n] for n in INPUTS], expr, modules=[{"rint": np.rint}, "numpy"])
+    # Heaviside is mapped straight to np.heaviside: printed by sympy it
+    # becomes a Piecewise that sympy may try (and fail) to simplify.
+    modules = [{"rint": np.rint, "Heaviside": np.heaviside}, "numpy"]
+    fn = sp.lambdify([SYMBOLS[n] for n in INPUTS], expr, modules=modules)
     with np.errstate(all="ignore"):
-        raw = np.asarray(fn(*(inputs[name] for name in INPUTS)))
+        try:
+            raw = np.asarray(fn(*(inputs[name] for name in INPUTS)))
+        except OverflowError:  # Python float arithmetic on folded constants
+            return np.full(n, np.nan)
     raw = np.broadcast_to(raw, (n,))
     if np.iscomplexobj(raw):
         real = np.where(np.abs(raw.imag) == 0, raw.real, np.nan)
