@@ -365,9 +365,10 @@ class Reporter:
 
     # -- E7xx: numeric checks ---------------------------------------------------
     @_kind("E700", "law undefined on the domain")
-    def undefined_law(self, span: Span, output: str, env: str, why: str, example: str):
+    def undefined_law(self, span: Span, output: str, env: str, why: str, example: str, related=()):
         return self.error("E700", span, f"law {output} ({env}) is {why} on the domain, e.g. at {example}",
-                          hints=["narrow the input domain or add a constraint that excludes these inputs"])
+                          hints=["narrow the input domain or add a constraint that excludes these inputs"],
+                          related=related)
 
     @_kind("E701", "counterfactual indistinguishable")
     def indistinguishable(self, span: Span, label: str, detail: str):

@@ -73,7 +73,11 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                 if span in reported:  # the same law in both worlds: say it once
                     continue
                 reported.add(span)
-                report.undefined_law(span, out.name, env.name, why, _point_text(card, probes, i))
+                # a law kept from the original may be undefined because a `let` it uses was replaced
+                related = [(m.span, f"`{m.target}` is replaced here") for m in card.mutations
+                           if m.kind == "let" and env.name == "counterfactual"
+                           and span == card.law_spans[("original", out.name)]]
+                report.undefined_law(span, out.name, env.name, why, _point_text(card, probes, i), related)
     if not defined:
         return
     ev = evaluation_set(card)

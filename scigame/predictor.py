@@ -456,8 +456,10 @@ def _apply(op: str, args: list, path: str, points: _Points):
                 )  # fmt: skip
         value = np.power(base, exponent)
     elif op == "atan2":
-        # atan2(0, 0) is 0 here, as in C, numpy and the compiled simulators.
-        value = np.arctan2(args[0], args[1])
+        # Adding 0.0 turns -0.0 into +0.0: the reals have one zero, and IEEE
+        # atan2 would otherwise answer -pi for (-0.0, -1) and pi for (0, -0.0).
+        # atan2(0, 0) is 0, as in C, numpy and the compiled simulators.
+        value = np.arctan2(np.add(args[0], 0.0), np.add(args[1], 0.0))
     else:
         raise PredictorInvalid(f"unknown op {_quote(op)} at {path}", path)
 

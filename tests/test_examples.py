@@ -34,7 +34,7 @@ def printed_value(output: str, env: str, name: str) -> float:
 
 def test_every_example_is_tested():
     scripts = {p.name for p in EXAMPLES.glob("*.py")}
-    assert scripts == {"python_api.py", "lint_json.py", "score_by_hand.py"}, \
+    assert scripts == {"python_api.py", "lint_json.py", "score_by_hand.py", "custom_player.py"}, \
         "add a test for the new example"
 
 
@@ -150,3 +150,35 @@ def test_example_card_values():
     assert float(card.original.evaluate(card, {"x": 20.0})["F"]) == pytest.approx(250 * 0.02)
     assert float(card.counterfactual.evaluate(card, {"x": 20.0})["F"]) == pytest.approx(250 * 0.02 ** 2)
     assert card.counterfactual.params["k"].unit_text == "m^-1 kg s^-2"
+
+
+def test_custom_player_example():
+    proc = run_example("examples/custom_player.py")
+    out = proc.stdout
+    assert "12 episodes played" in out
+
+    # The submitted power laws, against the gravitation card's own law
+    # written out here: F = G m1 m2 / r^n with G = 6.674e-11 (SI), n = 2 in
+    # the original and 3 in the counterfactual. Four preset observations
+    # determine the three exponents and the coefficient exactly.
+    laws = dict(re.findall(r"^  discovery\s+(\w+)\s+fixed\s+F = (.+?) \(from 4 observations\)", out, re.M))
+    assert set(laws) == {"original", "counterfactual"}, out
+    for world, n in (("original", 2), ("counterfactual", 3)):
+        coefficient, *factors = laws[world].split("·")
+        assert float(coefficient) == pytest.approx(6.674e-11, rel=1e-4)
+        assert factors == ["m1", "m2", f"r^-{n}"]
+
+    # Summary rows: setting, world, protocol, B, n, weak ESR, strict ESR, mean PS.
+    rows = {tuple(m[:3]): m[3:] for m in re.findall(
+        r"^  (identification|discovery)\s+(original|counterfactual)\s+(prior|fixed|adaptive)\s+(\d+)\s+(\d+)"
+        r"\s+(\S+)\s+(\S+)\s+(\S+)$", out, re.M)}
+    assert len(rows) == 12, out
+    for world in ("original", "counterfactual"):
+        for setting in ("identification", "discovery"):
+            budget, n, weak, strict, _ = rows[(setting, world, "fixed")]
+            assert (budget, n, weak, strict) == ("4", "1", "100%", "100%")
+            assert rows[(setting, world, "adaptive")][2:4] == ("100%", "100%")
+    # With no data the player guesses s = 0, which is the law only in the original.
+    assert rows[("identification", "original", "prior")][2] == "100%"
+    assert rows[("identification", "counterfactual", "prior")][2] == "0%"
+    assert float(rows[("discovery", "original", "fixed")][4]) == pytest.approx(1.0, abs=1e-4)

@@ -529,6 +529,14 @@ def test_atan2_at_the_origin_is_zero_like_the_simulators():
     np.testing.assert_array_equal(evaluate(op("atan2", var("x"), var("x")), x=[0.0]), [0.0])
 
 
+def test_atan2_ignores_the_sign_of_zero():
+    # Real-valued semantics: -0.0 is 0, so no jump from pi to -pi (found by
+    # the sympy property test).
+    assert evaluate(op("atan2", op("neg", 0.0), -1.0), x=[0.0])[0] == math.pi
+    assert evaluate(op("atan2", var("x"), -1.0), x=[-0.0])[0] == math.pi
+    assert evaluate(op("atan2", 0.0, op("neg", var("x"))), x=[0.0])[0] == 0.0
+
+
 def test_evaluation_emits_no_numpy_warnings():
     import warnings
 
