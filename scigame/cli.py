@@ -308,21 +308,31 @@ def _fmt(v, pct=False):
     return f"{100 * v:.0f}%" if pct else (f"{v:.3f}" if isinstance(v, float) else str(v))
 
 
-def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict] | None = None) -> None:
+def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict] | None = None,
+                   stale: int = 0) -> None:
     from rich.console import Console
     from rich.table import Table
 
     t = Table(title="summary", show_lines=False)
-    for col in ("collection", "setting", "environment", "protocol", "B", "n", "strict ESR", "weak ESR",
-                "mean PS", "SES", "valid", "invalid", "missing", "undet.", "unfinished"):
-        t.add_column(col, justify="right" if col not in ("collection", "setting", "environment", "protocol") else "left")
+    players = {r["player"] for r in table}
+    names = (("player",) if len(players) > 1 else ()) + (
+        "collection", "setting", "environment", "protocol", "B", "n", "strict ESR", "weak ESR", "mean PS",
+        "SES", "valid", "invalid", "missing", "undet.", "breaks", "unfinished")
+    for col in names:
+        t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
+                                                    "protocol") else "right")
     for r in table:
-        t.add_row(r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
-                  str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True),
-                  _fmt(r["mean_ps"]), _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
-                  str(r["undetermined"]), str(r["unfinished"]))
+        cells = ([r["player"]] if len(players) > 1 else []) + [
+            r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
+            str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
+            _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
+            str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
+        t.add_row(*cells)
     console = Console(width=160)
     console.print(t)
+    if stale:
+        console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
+                      "but left out of this summary)")
     if failures:
         console.print("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
     if usage and any(u["input_tokens"] or u["output_tokens"] for u in usage):
@@ -338,7 +348,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
 @main.command(name="eval")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--player", default="baseline", show_default=True,
-              help="baseline | replay:RUN_DIR")
+              help="baseline | openai:MODEL | replay:RUN_DIR")
 @click.option("--setting", "settings", default="all", show_default=True,
               help="identification,discovery (comma-separated) or all")
 @click.option("--env", "envs", default="all", show_default=True, help="original,counterfactual or all")
@@ -391,7 +401,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
     from .runner import EvalConfig, run_eval
     from .store import Store
-    from .summary import failure_counts, usage_table, write_summary
+    from .summary import current_rows, failure_counts, usage_table, write_summary
 
     if not paths:
         paths = (_bundled_cards(),)
@@ -418,11 +428,15 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
             raise click.BadParameter(str(exc), param_hint="--window")
 
     progress, on_progress = _progress("episodes", quiet)
+    from .llm.client import AuthFailure
     try:
         with progress:
             report = asyncio.run(run_eval(config, on_progress))
     except PlayerSpecError as exc:
         raise click.BadParameter(str(exc), param_hint="--player")
+    except AuthFailure as exc:  # found before any episode started (e.g. no key)
+        click.echo(f"scigame: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
     for path, why in report.skipped_cards:
         click.echo(f"skipped {path}: {why}", err=True)
     if report.excluded:
@@ -430,14 +444,20 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         for name, why in report.excluded:
             click.echo(f"  {name}: {why}", err=True)
     with Store(report.folder) as store:
-        rows = store.rows()
-    table = write_summary(report.folder, rows)
-    _print_summary(table, failure_counts(rows), usage_table(rows))
+        rows, judgements = store.rows(), store.judgement_rows()
+    rows, stale = current_rows(rows)
+    table = write_summary(report.folder, rows, judgements)
+    _print_summary(table, failure_counts(rows), usage_table(rows), stale)
     click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
                f"of {report.planned} planned; run folder: {report.folder}")
     if report.not_started:
         click.echo(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
                    f"of --max-cost ${max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
+    for reason in report.unfinished_reasons[:5]:
+        click.echo(f"unfinished: {reason}", err=True)
+    if len(report.unfinished_reasons) > 5:
+        click.echo(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
+                   "`error` is in the store)", err=True)
     for err in report.errors:
         click.echo(f"error: {err}", err=True)
     if report.auth_error:
@@ -445,7 +465,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         sys.exit(EXIT_USAGE)
     if report.errors:
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
+    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished or report.not_started else EXIT_OK)
 
 
 @main.command()
@@ -455,14 +475,17 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint of the judges.")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True)
 @click.option("--reasoning-effort", default=None)
+@click.option("--temperature", type=float, default=None, help="Sampling temperature, where supported.")
+@click.option("--max-tokens", type=click.IntRange(1), default=None, help="Completion token cap per call.")
+@click.option("--no-structured", is_flag=True, help="Do not ask the endpoint for structured outputs.")
 @click.option("--timeout", type=float, default=120.0, show_default=True)
 @click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True)
 @click.option("--concurrency", default=4, show_default=True, type=click.IntRange(1, 256))
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None)
 @click.option("--force", is_flag=True, help="Judge again episodes already judged.")
 @click.option("--quiet", is_flag=True)
-def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, timeout, max_retries, concurrency,
-          models_file, force, quiet):
+def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, temperature, max_tokens, no_structured,
+          timeout, max_retries, concurrency, models_file, force, quiet):
     """Score the final explanations of a run's episodes with LLM judges (SES).
 
     Each non-null criterion must quote the transcript; quotes are verified
@@ -472,7 +495,7 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, timeout, max
     import asyncio
     from pathlib import Path
 
-    from .llm.client import ChatClient, LLMConfig
+    from .llm.client import AuthFailure, ChatClient, LLMConfig
     from .llm.judge import agreement, judge_run
     from .llm.registry import load_registry
     from .store import DB_NAME, Store
@@ -485,9 +508,15 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, timeout, max
         kind, _, model = spec.partition(":")
         if kind != "openai" or not model:
             raise click.BadParameter(f"{spec!r}: judges are openai:MODEL", param_hint="--judge")
-        panel.append((spec, ChatClient(LLMConfig(model=model, base_url=base_url, api_key_env=api_key_env,
-                                                 reasoning_effort=reasoning_effort, timeout=timeout,
-                                                 max_retries=max_retries), registry)))
+        config = LLMConfig(model=model, base_url=base_url, api_key_env=api_key_env,
+                           reasoning_effort=reasoning_effort, temperature=temperature, max_tokens=max_tokens,
+                           structured=not no_structured, timeout=timeout, max_retries=max_retries)
+        try:
+            config.api_key()
+        except AuthFailure as exc:
+            click.echo(f"scigame: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        panel.append((spec, ChatClient(config, registry)))
     progress, on_progress = _progress("judging", quiet)
     with progress:
         result = asyncio.run(judge_run(Path(run_dir), panel, concurrency, force, on_progress))
@@ -512,7 +541,7 @@ def report(run_dir, fmt):
     from pathlib import Path
 
     from .store import DB_NAME, Store
-    from .summary import failure_counts, per_card, summarize, usage_table
+    from .summary import current_rows, failure_counts, per_card, summarize, usage_table
 
     if not (Path(run_dir) / DB_NAME).exists():
         raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
@@ -520,7 +549,11 @@ def report(run_dir, fmt):
 
     with Store(run_dir) as store:
         rows, judgements = store.rows(), store.judgement_rows()
+    rows, stale = current_rows(rows)
     table, cards, failures = summarize(rows, judgements), per_card(rows), failure_counts(rows)
+    judge_usage = {"input_tokens": sum(j["input_tokens"] or 0 for j in judgements),
+                   "output_tokens": sum(j["output_tokens"] or 0 for j in judgements),
+                   "cost_usd": sum(j["cost_usd"] or 0.0 for j in judgements)}
     judge_failures: dict[str, int] = {}
     for j in judgements:
         if j["failure"]:
@@ -529,10 +562,13 @@ def report(run_dir, fmt):
     if fmt == "json":
         click.echo(json.dumps({"groups": table, "cards": cards, "failure_modes": failures,
                                "judge_failure_modes": judge_failures, "judge_agreement": alpha,
-                               "usage": usage_table(rows)}, indent=2))
+                               "usage": usage_table(rows), "judge_usage": judge_usage,
+                               "stale_episodes": stale}, indent=2))
         return
-    _print_summary(table, failures, usage_table(rows))
+    _print_summary(table, failures, usage_table(rows), stale)
     if judgements:
+        click.echo(f"judges: {judge_usage['input_tokens']} input and {judge_usage['output_tokens']} output "
+                   f"tokens, ${judge_usage['cost_usd']:.4f}")
         click.echo("judge-assigned failure modes: " + (", ".join(f"{k} {v}" for k, v in judge_failures.items())
                                                       or "none"))
     if alpha:

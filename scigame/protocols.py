@@ -211,7 +211,8 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
             raise PlayerGaveUp(f"no submission after {hard_cap} turns")
     except PlayerFault as fault:
         await player.close()
-        return episode.model_copy(update={"status": "unfinished", "error": str(fault)})
+        spent = usage + fault.usage if fault.usage is not None else usage
+        return episode.model_copy(update={"status": "unfinished", "error": str(fault), "spent": spent})
     except PlayerGaveUp as gave_up:
         episode.error = str(gave_up)
         if gave_up.usage is not None:
@@ -221,6 +222,7 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
     wall = time.perf_counter() - started
     steps = experiments if protocol == "adaptive" else len(given)
     episode.outcome = judge(card, env, submission_action, breaks, steps, wall, usage)
+    episode.spent = usage
     return episode
 
 
@@ -236,6 +238,8 @@ def judge(card: CompiledCard, env: str, action: Optional[Action], breaks: list[s
     predictor = action.submission.predictor
     score = card.score(predictor, env)
     mode = classify_failure(card, env, predictor, score)
+    if mode is None and not protocol_ok and score.weak:
+        mode = "protocol_violation"  # a passing answer reached by breaking the protocol
     if not protocol_ok or score.strict is False:
         strict_success: Optional[bool] = False
     else:

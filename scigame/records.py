@@ -32,6 +32,7 @@ FAILURE_MODES = (
     "evidence_misreading",       # (judge) explanation contradicts the observations
     "explanation_mismatch",      # (judge) explanation does not match the predictor
     "symbolic_not_recovered",    # weak pass, strict fail
+    "protocol_violation",        # the answer passed, but the episode broke its protocol
 )
 
 
@@ -186,3 +187,5 @@ class Episode(_Record):
     outcome: Optional[Outcome] = None
     status: Literal["finished", "unfinished"] = "finished"
     error: str = ""
+    #: Everything the episode cost, unfinished attempts included.
+    spent: Usage = Usage()

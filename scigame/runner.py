@@ -66,6 +66,7 @@ class RunReport:
     spent_usd: float = 0.0  # the run folder's total, this invocation included
     auth_error: str = ""  # the endpoint refused the credentials: the run stopped
     excluded: list[tuple[str, str]] = field(default_factory=list)  # Temporal cards left out, and why
+    unfinished_reasons: list[str] = field(default_factory=list)
 
 
 def episode_seed(base: int, key: EpisodeKey) -> int:
@@ -170,11 +171,13 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     cards, report.excluded = select_temporal(cards, player_name, config)
     planned = plan(config, cards, player_name)
     report.planned = len(planned)
-    (folder / "config.json").write_text(json.dumps(
-        {"config": asdict(config), "player": player_name, "versions": _versions(),
-         "cards": {c.name: c.data.source_sha256 for c in cards},
-         "skipped_cards": report.skipped_cards, "excluded_temporal": report.excluded,
-         "written_at": time.time()}, indent=2))
+    invocation = {"config": asdict(config), "player": player_name, "versions": _versions(),
+                  "cards": {c.name: c.data.source_sha256 for c in cards},
+                  "skipped_cards": report.skipped_cards, "excluded_temporal": report.excluded,
+                  "written_at": time.time()}
+    (folder / "config.json").write_text(json.dumps(invocation, indent=2))  # the latest invocation
+    with open(folder / "invocations.jsonl", "a", encoding="utf-8") as log:  # and every one, in order
+        log.write(json.dumps(invocation) + "\n")
     with Store(folder) as store:
         todo = []
         for p in planned:
@@ -207,10 +210,12 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
                     report.errors.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
                                          f"{p.key.protocol}: {type(exc).__name__}: {exc}")
             store.put(episode)  # one transaction per episode
-            if episode.outcome is not None:
-                report.spent_usd += episode.outcome.usage.cost_usd
+            report.spent_usd += (episode.spent if episode.spent.calls or episode.outcome is None
+                                 else episode.outcome.usage).cost_usd
             if episode.status == "unfinished":
                 report.unfinished += 1
+                report.unfinished_reasons.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
+                                                 f"{p.key.protocol} rep {p.key.repetition}: {episode.error}")
             else:
                 report.played += 1
             if on_progress:

@@ -121,7 +121,7 @@ class Store:
     def put(self, episode: Episode) -> None:
         """Write one episode atomically (replacing an earlier attempt)."""
         k, o = episode.key, episode.outcome
-        usage = o.usage if o else None
+        usage = episode.spent if episode.spent.calls or not o else o.usage
         row = (*k.as_tuple(), k.card, episode.collection, episode.status,
                _b(o.submitted) if o else None, _b(o.valid) if o else None, o.ps if o else None,
                _b(o.weak) if o else None, _b(o.strict) if o else None,

@@ -18,7 +18,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-GROUP = ("collection", "setting", "environment", "protocol", "budget")
+GROUP = ("player", "collection", "setting", "environment", "protocol", "budget")
 COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
                    "invalid", "missing", "undetermined", "protocol_breaks", "mean_ses", "judged",
                    "input_tokens", "output_tokens", "cost_usd")
@@ -33,6 +33,17 @@ def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
         if j["ses"] is not None:
             per[tuple(j[k] for k in _KEY)].append(j["ses"])
     return {k: sum(v) / len(v) for k, v in per.items()}
+
+
+def current_rows(rows: list[dict]) -> tuple[list[dict], int]:
+    """Rows of each card's latest version (by when its episodes were
+    written); episodes of earlier, edited versions are left out and counted."""
+    latest: dict[str, tuple[float, str]] = {}
+    for r in rows:
+        if r["card"] not in latest or r["written_at"] > latest[r["card"]][0]:
+            latest[r["card"]] = (r["written_at"], r["card_hash"])
+    kept = [r for r in rows if r["card_hash"] == latest[r["card"]][1]]
+    return kept, len(rows) - len(kept)
 
 
 def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[dict]:

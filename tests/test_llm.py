@@ -262,3 +262,48 @@ def test_krippendorff_alpha_by_hand():
     assert krippendorff_alpha([[1, 1], [0, 0]]) == pytest.approx(1.0)
     assert krippendorff_alpha([[1, None], [0, 0]]) is None  # no variation among pairable values
     assert krippendorff_alpha([[1], [0]]) is None
+
+
+def test_max_cost_leaves_work_and_exits_1(tmp_path):
+    with FakeOpenAI(Recording()) as server:
+        result = CliRunner().invoke(main, [
+            "eval", GRAVITATION, "--player", "openai:fake-model", "--base-url", server.base_url,
+            "--api-key-env", KEY_ENV, "--out", str(tmp_path / "run"), "--reps", "1", "--quiet",
+            "--protocol", "prior", "--max-cost", "1e-9"])
+    assert result.exit_code == 1 and "episodes not started" in result.output
+
+
+def test_unfinished_episodes_say_why(tmp_path):
+    responder = Recording(first=[Reply(fault="503")] * 3)
+    with FakeOpenAI(responder) as server:
+        result = CliRunner().invoke(main, [
+            "eval", GRAVITATION, "--player", "openai:fake-model", "--base-url", server.base_url,
+            "--api-key-env", KEY_ENV, "--out", str(tmp_path / "run"), "--reps", "1", "--quiet",
+            "--protocol", "prior", "--setting", "discovery", "--env", "original", "--max-retries", "2"])
+    assert result.exit_code == 1
+    assert "unfinished: gravitation original discovery prior rep 0: InternalServerError" in result.output
+
+
+def test_dry_run_server_from_the_command_line():
+    """`python -m scigame.testing.fake_openai --responder scientist` answers a player turn."""
+    import subprocess
+    import sys
+
+    import openai
+
+    from scigame.llm.prompts import state_message
+    proc = subprocess.Popen([sys.executable, "-m", "scigame.testing.fake_openai", "--port", "0",
+                             "--responder", "scientist", "--quiet"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = proc.stdout.readline().strip()
+        import scigame
+        card = scigame.load_card(GRAVITATION)
+        task = card.public_view("original", "discovery") | {"protocol": "prior", "threshold": 0.9, "budget": 0}
+        doc = {"task": task, "observations": [], "history": [], "must_submit": True, "experiments_left": None}
+        reply = openai.OpenAI(base_url=url, api_key="x", timeout=60).chat.completions.create(
+            model="fake-model", messages=[{"role": "user", "content": state_message(doc)}])
+        action = json.loads(reply.choices[0].message.content)
+        assert action["submission"]["predictor"]["F"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

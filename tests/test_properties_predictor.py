@@ -125,7 +125,9 @@ points = st.integers(1, 6).flatmap(
                 ),
                 min_size=n,
                 max_size=n,
-            ).map(lambda v: np.array(v, dtype=float))
+            # + 0.0 drops the sign of -0.0, which only numpy (the reference
+            # runs on it) would see: atan2(-0.0, -1) is -pi there, pi for us.
+            ).map(lambda v: np.array(v, dtype=float) + 0.0)
             for name in INPUTS
         }
     )
@@ -216,7 +218,7 @@ def to_sympy(tree) -> sp.Expr:
             return sp.nan
         # sympy folds constants with an unbounded exponent (1e-200**2 is
         # 1e-400, not 0); outside the double range it is no reference.
-        if result.is_Number and result != 0 and not (1e-307 < abs(float(result)) < 1e308):
+        if result.is_Number and not result.is_zero and not 1e-307 < abs(float(result)) < 1e308:
             return sp.nan
         return result
     return sp.Float(tree)
@@ -281,15 +283,21 @@ def _magnitude(tree, inputs) -> np.ndarray:
 
 def _representable_points(tree, inputs) -> np.ndarray:
     """Points where doubles can follow the exact math sympy does: no
-    intermediate is subnormal (a few bits of precision left) and no tan
+    intermediate is subnormal (a few bits of precision left), no tan
     argument is so close to a pole that pi/2 rounded to a double matters
-    (sympy turns tan(atan(x)) into x; in doubles it tops out near 1.6e16)."""
+    (sympy turns tan(atan(x)) into x; in doubles it tops out near 1.6e16),
+    and no atan2 is taken at the origin."""
     ok = np.ones(len(inputs[INPUTS[0]]), dtype=bool)
     for sub, values in _subtree_values(tree, inputs):
         ok &= ~((values != 0) & (np.abs(values) < np.finfo(float).tiny))
         if isinstance(sub, dict) and sub.get("op") == "tan":
             arg = evaluate_predictor({"F": sub["args"][0]}, inputs)["F"]
             ok &= np.abs(np.cos(arg)) > 1e-6
+        if isinstance(sub, dict) and sub.get("op") == "atan2":
+            # atan2(0, 0) is 0 for us but undefined in mathematics, and sympy
+            # simplifies e.g. atan2(x, x) to pi/4 regardless.
+            y, x = (evaluate_predictor({"F": a}, inputs)["F"] for a in sub["args"])
+            ok &= (y != 0) | (x != 0)
     return ok
 
 

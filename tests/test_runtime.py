@@ -244,3 +244,26 @@ def test_replay_reproduces_a_run(tmp_path):
         assert {r["player"] for r in b.rows()} == {"replay:oracle"}
     summary = json.loads((tmp_path / "b" / "summary.json").read_text())
     assert all(g["strict_esr"] == 1.0 for g in summary["groups"])
+
+
+def test_passing_answer_with_a_protocol_break_has_a_failure_mode(grav):
+    ep = play(grav, key(grav, "adaptive"), [submit(conf=(0.6, 0.4))], max_steps=5)
+    assert ep.outcome.weak and not ep.outcome.weak_success
+    assert ep.outcome.failure_mode == "protocol_violation"
+
+
+def test_summary_leaves_out_episodes_of_an_edited_card(tmp_path):
+    from scigame.summary import current_rows
+    card = tmp_path / "gravitation.sci"
+    card.write_text((REPO / "cards/historical/gravitation.sci").read_text())
+    cfg = EvalConfig(paths=[str(card)], out=str(tmp_path / "run"), settings=["discovery"],
+                     protocols=["prior"], environments=["original"], repetitions=1)
+    asyncio.run(run_eval(cfg, player=("oracle", Oracle)))
+    card.write_text(card.read_text().replace("in 0.5 .. 20", "in 0.5 .. 25"))
+    asyncio.run(run_eval(cfg, player=("oracle", Oracle)))
+    with Store(tmp_path / "run") as store:
+        rows = store.rows()
+    kept, stale = current_rows(rows)
+    assert len(rows) == 2 and len(kept) == 1 and stale == 1
+    invocations = (tmp_path / "run" / "invocations.jsonl").read_text().splitlines()
+    assert len(invocations) == 2

@@ -126,7 +126,9 @@ class ChatClient:
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
                 raise AuthFailure(f"{cfg.model} at {cfg.base_url or 'api.openai.com'}: {exc.message}") from None
             except openai.BadRequestError as exc:
-                if "response_format" in call and self._structured_ok:
+                text = str(exc.message).lower()
+                if "response_format" in call and self._structured_ok and any(
+                        w in text for w in ("response_format", "json_schema", "schema", "structured")):
                     self._structured_ok = False  # this endpoint has no structured outputs: plain JSON
                     continue
                 raise PlayerFault(f"the endpoint rejected the request: {exc.message}") from None

@@ -27,8 +27,9 @@ def make_player(spec: str, **options) -> tuple[str, PlayerFactory]:
         from ..llm.player import OpenAIPlayer
         from ..llm.registry import load_registry
         models = options.pop("models", None)
-        client = ChatClient(LLMConfig(model=arg, **{k: v for k, v in options.items() if v is not None}),
-                            load_registry(models))
+        config = LLMConfig(model=arg, **{k: v for k, v in options.items() if v is not None})
+        config.api_key()  # fail now, before any episode, if the key is missing
+        client = ChatClient(config, load_registry(models))
 
         def factory() -> Player:
             return OpenAIPlayer(client)

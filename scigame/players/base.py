@@ -35,7 +35,12 @@ class EpisodeState:
 
 class PlayerFault(RuntimeError):
     """Infrastructure trouble (network, rate limits) that outlasted retries:
-    the episode is left unfinished, not failed, so a resume plays it again."""
+    the episode is left unfinished, not failed, so a resume plays it again.
+    `usage` carries what the episode had already spent, if known."""
+
+    def __init__(self, message: str, usage=None):
+        super().__init__(message)
+        self.usage = usage
 
 
 class PlayerGaveUp(RuntimeError):

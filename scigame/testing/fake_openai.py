@@ -567,4 +567,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Under `python -m` this file runs as __main__, a second copy of the module:
+    # run the package's copy so that responders (which import
+    # scigame.testing.fake_openai.Reply) return the class the server checks for.
+    from scigame.testing.fake_openai import main as _package_main
+    sys.exit(_package_main())
