@@ -316,3 +316,25 @@ def test_parse_unit(unit, factor, dims):
 
 def test_parse_unit_unknown():
     assert parse_unit("furlong/fortnight") is None
+
+
+def test_adaptive_gives_up_when_more_data_stop_helping(tmp_path):
+    """A form outside the library (the Goldman-style counterfactual of the
+    Nernst card) is not chased for the whole step budget."""
+    import asyncio as _asyncio
+
+    import scigame as _scigame
+    from scigame.players.baseline import STALL_MIN_OBSERVATIONS, BaselinePlayer
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = _scigame.load_card(Path(__file__).resolve().parent.parent / "cards/historical/nernst.sci",
+                              cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
+                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
+    ep = _asyncio.run(play_episode(card, key, BaselinePlayer, seed=3, max_steps=64))
+    last = ep.turns[-1].action
+    if ep.outcome.weak_success:  # the library found it after all: nothing to give up on
+        return
+    assert STALL_MIN_OBSERVATIONS <= ep.outcome.steps < 64
+    assert "stopped raising the confidence" in last.notes and not ep.outcome.protocol_ok

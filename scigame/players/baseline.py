@@ -1060,6 +1060,23 @@ class _Hyp:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+#: An adaptive episode whose top confidence has not risen over this many
+#: turns, after at least STALL_MIN_OBSERVATIONS observations, is given up:
+#: the baseline submits below τ (a protocol break) rather than spend the
+#: rest of the step budget on a form its library does not hold.
+STALL_WINDOW = 12
+STALL_MIN_OBSERVATIONS = 24
+
+
+def _stalled(state: EpisodeState, top: float) -> bool:
+    tops = [max(h.confidence for h in t.action.hypotheses) for t in state.turns
+            if t.action is not None and t.action.hypotheses]
+    if len(state.observations) < STALL_MIN_OBSERVATIONS or len(tops) <= STALL_WINDOW:
+        return False
+    recent = max(tops[-STALL_WINDOW:] + [top])
+    return recent <= max(tops[:-STALL_WINDOW]) + 0.01
+
+
 class BaselinePlayer(Player):
     """A classical scientist: least squares over a library of laws, held-out
     error for model choice, most-disagreement experiments, the τ rule."""
@@ -1089,6 +1106,8 @@ class BaselinePlayer(Player):
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
         tau = float(state.threshold if state.threshold is not None else task.get("threshold", 0.9))
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= tau
+        stalled = not submit and _stalled(state, hyps[top].confidence)
+        submit = submit or stalled
         hyp_records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor)
                        for h in hyps]
         if submit:
@@ -1096,7 +1115,9 @@ class BaselinePlayer(Player):
             return Action(hypotheses=hyp_records,
                           submission=Submission(selected=top, predictor=hyps[top].predictor,
                                                 explanation=expl, applicability=appl),
-                          notes=f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}")
+                          notes=f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
+                          + ("; more experiments stopped raising the confidence, so this submission is "
+                             "below the threshold (a protocol break)" if stalled else ""))
         point, why = self._choose_point(state, inputs, outputs, hyps, sampler, X)
         preds = []
         for h in hyps:
