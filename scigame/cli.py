@@ -536,8 +536,11 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, temperature,
 @main.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
 @click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
-def report(run_dir, fmt):
-    """Tables of a run: the summary by cell, ESR per card, failure modes."""
+@click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
+              help="Also write PNG plots (ESR per cell, PS distribution, Adaptive steps) into this folder.")
+def report(run_dir, fmt, plots_dir):
+    """Tables (and plots) of a run: the summary by cell, ESR per card,
+    failure modes, judges' agreement."""
     from pathlib import Path
 
     from .store import DB_NAME, Store
@@ -551,6 +554,10 @@ def report(run_dir, fmt):
         rows, judgements = store.rows(), store.judgement_rows()
     rows, stale = current_rows(rows)
     table, cards, failures = summarize(rows, judgements), per_card(rows), failure_counts(rows)
+    if plots_dir:
+        from .plots import write_plots
+        for path in write_plots(rows, Path(plots_dir)):
+            click.echo(f"wrote {path}", err=True)
     judge_usage = {"input_tokens": sum(j["input_tokens"] or 0 for j in judgements),
                    "output_tokens": sum(j["output_tokens"] or 0 for j in judgements),
                    "cost_usd": sum(j["cost_usd"] or 0.0 for j in judgements)}

@@ -267,3 +267,16 @@ def test_summary_leaves_out_episodes_of_an_edited_card(tmp_path):
     assert len(rows) == 2 and len(kept) == 1 and stale == 1
     invocations = (tmp_path / "run" / "invocations.jsonl").read_text().splitlines()
     assert len(invocations) == 2
+
+
+def test_report_tables_and_plots(tmp_path):
+    asyncio.run(run_eval(EvalConfig(paths=[str(REPO / "cards/historical/gravitation.sci")], out=str(tmp_path / "run"),
+                                    settings=["discovery"], protocols=["prior", "adaptive"], repetitions=1),
+                         player=("oracle", Oracle)))
+    from scigame.cli import main
+    result = CliRunner().invoke(main, ["report", str(tmp_path / "run"), "--plots", str(tmp_path / "plots")])
+    assert result.exit_code == 0, result.output
+    assert "per card" in result.output and "gravitation" in result.output
+    for name in ("esr.png", "ps.png", "steps.png"):
+        data = (tmp_path / "plots" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
