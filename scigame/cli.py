@@ -328,7 +328,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
             _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
             str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
         t.add_row(*cells)
-    console = Console(width=160)
+    console = Console(width=200)
     console.print(t)
     if stale:
         console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
