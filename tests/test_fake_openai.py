@@ -400,3 +400,31 @@ def test_cli_serves_a_script_until_terminated(tmp_path):
             raise
     assert process.returncode == 0
     assert "stopped after 1 request(s)" in err
+
+
+def test_a_burst_of_32_connections_is_accepted():
+    """The listen backlog must hold a burst of clients (the default of 5 refused them)."""
+    import asyncio
+    import time as _time
+
+    import openai
+
+    from scigame.testing.fake_openai import FakeOpenAI, Reply
+
+    def slow(_request):
+        _time.sleep(0.1)
+        return Reply(content="ok")
+
+    async def burst(url):
+        client = openai.AsyncOpenAI(base_url=url, api_key="k", max_retries=0, timeout=30)
+        try:
+            replies = await asyncio.gather(*(client.chat.completions.create(
+                model="m", messages=[{"role": "user", "content": str(i)}]) for i in range(32)))
+        finally:
+            await client.close()
+        return replies
+
+    with FakeOpenAI(slow, api_key=None) as server:
+        replies = asyncio.run(burst(server.base_url))
+        assert len(server.requests) == 32
+    assert all(r.choices[0].message.content == "ok" for r in replies)

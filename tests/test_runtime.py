@@ -280,3 +280,67 @@ def test_report_tables_and_plots(tmp_path):
     for name in ("esr.png", "ps.png", "steps.png"):
         data = (tmp_path / "plots" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+
+
+# ---- through the real CLI process --------------------------------------------------------
+
+CARDS3 = [str(REPO / f"cards/historical/{n}.sci") for n in ("gravitation", "pendulum", "darcy")]
+
+
+def test_cli_summary_equals_the_store(tmp_path):
+    from scigame.cli import main
+    result = CliRunner().invoke(main, ["eval", *CARDS3, "--reps", "2", "--setting", "discovery",
+                                       "--protocol", "prior,fixed", "--budget", "2,8",
+                                       "--out", str(tmp_path / "run"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    with Store(tmp_path / "run") as store:
+        episodes = list(store.episodes())
+    assert len(episodes) == 3 * 2 * 3 * 2  # cards x envs x (prior + 2 budgets) x reps
+    for g in summary["groups"]:
+        mine = [e for e in episodes if (e.key.environment, e.key.protocol, e.key.budget, e.key.setting)
+                == (g["environment"], g["protocol"], g["budget"], g["setting"])]
+        assert g["finished"] == len(mine) == 6
+        assert g["weak_esr"] == pytest.approx(sum(e.outcome.weak_success for e in mine) / len(mine))
+        assert g["strict_esr"] == pytest.approx(sum(bool(e.outcome.strict_success) for e in mine) / len(mine))
+        assert g["mean_ps"] == pytest.approx(sum(e.outcome.ps for e in mine) / len(mine))
+        assert g["valid"] == sum(e.outcome.valid for e in mine)
+    csv_lines = (tmp_path / "run" / "summary.csv").read_text().splitlines()
+    assert len(csv_lines) == 1 + len(summary["groups"])
+
+
+def test_sigkill_mid_run_then_resume_plays_every_episode_once(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "scigame", "eval", *CARDS3, "--reps", "3", "--setting", "discovery",
+           "--env", "original", "--protocol", "prior,fixed", "--budget", "2,4,8", "--out", str(out), "--quiet"]
+    planned = 3 * 1 * (1 + 3) * 3
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    stored = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        if (out / "episodes.sqlite").exists():
+            with Store(out) as store:
+                stored = store.count()
+            if stored >= 5:
+                break
+    assert proc.poll() is None, "the run finished before it could be killed; make it longer"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    with Store(out) as store:
+        killed_at = store.count()
+    assert 5 <= killed_at < planned
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert f"{planned - killed_at} played, {killed_at} already finished" in done.stdout
+    with Store(out) as store:
+        rows = store.rows()
+    keys = [(r["card"], r["environment"], r["setting"], r["protocol"], r["budget"], r["repetition"]) for r in rows]
+    assert len(keys) == len(set(keys)) == planned
+    assert all(r["status"] == "finished" for r in rows)

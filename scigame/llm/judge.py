@@ -22,7 +22,7 @@ from typing import Any, Optional
 from ..card import CompiledCard
 from ..records import Episode, Usage
 from .client import ChatClient
-from .prompts import JUDGE_SYSTEM, judge_message
+from .prompts import JUDGE_SYSTEM, judge_message, neutralise_markers
 
 CRITERIA = ("effects", "comparison", "evidence")
 SCORES = (0.0, 0.5, 1.0)
@@ -87,7 +87,7 @@ def render_transcript(episode: Episode) -> str:
                     lines.append(f"  Predictor {out} = {json.dumps(tree)[:500]}")
             lines.append(f"  Explanation: {s.explanation}")
             lines.append(f"  Applicability: {s.applicability}")
-    return "\n".join(lines)
+    return neutralise_markers("\n".join(lines))
 
 
 def _obs_text(inputs: dict, outputs: dict) -> str:

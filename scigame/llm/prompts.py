@@ -55,8 +55,10 @@ is expected to hold."""
 
 
 def state_message(state_doc: dict[str, Any]) -> str:
-    """The user message of a player turn."""
-    body = json.dumps(state_doc, indent=1, sort_keys=False)
+    """The user message of a player turn. Every `<` inside the JSON is
+    written as \\u003c (the same JSON value), so no text in the state can
+    close the state markers early."""
+    body = json.dumps(state_doc, indent=1, sort_keys=False).replace("<", "\\u003c")
     instruction = ("Submit your final answer now." if state_doc.get("must_submit")
                    else "Reply with your next action: propose an experiment or submit.")
     return f"{STATE_OPEN}\n{body}\n{STATE_CLOSE}\n{instruction}"
@@ -92,7 +94,15 @@ transcript, that your score rests on. Reply with one JSON object:
 predictor, and null otherwise."""
 
 
+def neutralise_markers(text: str) -> str:
+    """Data that spells one of our markers could fake the end of the data
+    block: the hyphen in `<scigame-` becomes a non-breaking hyphen."""
+    return text.replace("<scigame-", "<scigame\u2011").replace("</scigame-", "</scigame\u2011")
+
+
 def judge_message(reference: str, transcript: str) -> str:
+    """The judge's user message; `transcript` must already be neutralised
+    (quotes are checked against exactly what the judge was shown)."""
     return (f"Reference law of this world:\n{reference}\n\n"
             f"{TRANSCRIPT_OPEN}\n{transcript}\n{TRANSCRIPT_CLOSE}\n"
             "Grade the explanation as instructed.")

@@ -198,6 +198,7 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # stop() must not wait for handlers that hang on purpose
     allow_reuse_address = True
+    request_queue_size = 512  # the listen backlog: the default 5 refuses a burst of 32 clients
 
     def __init__(self, address, fake: "FakeOpenAI"):
         if ":" in address[0]:
