@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,10 +199,7 @@ def build_card(card: CheckedCard, out_dir: Path, force: bool = False) -> tuple[s
     up to date. Returns ("built" | "unchanged", folder)."""
     version = _compiler_version()
     folder = Path(out_dir) / card.name
-    old = read_manifest(folder)
-    if (not force and old is not None and old.source_sha256 == card.content_hash
-            and old.compiler_version == version and old.format_version == FORMAT_VERSION
-            and all((folder / f).exists() for f in old.files)):
+    if not force and _up_to_date(folder, card.content_hash):
         return "unchanged", folder
     files, source_map = _files(card, version)
     for name, text in files.items():
@@ -217,44 +215,42 @@ def build_card(card: CheckedCard, out_dir: Path, force: bool = False) -> tuple[s
 
 
 def source_hash(text: str) -> str:
+    """The content hash that keys a compiled card (sha256 of the UTF-8 text)."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _up_to_date(folder: Path, sha256: str) -> bool:
+    """Was this folder built from exactly this source by this compiler, and
+    is every file it lists still there?"""
+    m = read_manifest(folder)
+    return (m is not None and m.source_sha256 == sha256 and m.compiler_version == _compiler_version()
+            and m.format_version == FORMAT_VERSION and all((folder / f).exists() for f in m.files))
 
 
 def compile_path(path: str | Path, out_dir: Path, force: bool = False) -> BuildResult:
     """Check and build one card file. A card whose text hash matches the
     manifest is not even re-checked."""
-    from .front import check_source
+    from .front import check_file, check_source
 
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        result = check_source_file(p)
-        return BuildResult(str(path), "failed", None, result.diagnostics)
-    if not force:
-        # cheap path: find a manifest with this exact source and compiler
-        for folder in _candidate_folders(out_dir, text):
-            m = read_manifest(folder)
-            if (m is not None and m.source_sha256 == source_hash(text)
-                    and m.compiler_version == _compiler_version() and m.format_version == FORMAT_VERSION
-                    and all((folder / f).exists() for f in m.files)):
-                return BuildResult(str(path), "unchanged", folder, [])
+    except UnicodeDecodeError:  # check_file turns it into a diagnostic
+        return BuildResult(str(path), "failed", None, check_file(p).diagnostics)
+    folders = _candidate_folders(out_dir, text)
+    if not force and any(_up_to_date(f, source_hash(text)) for f in folders):
+        return BuildResult(str(path), "unchanged", folders[0], [])
     result = check_source(text, str(path))
     if result.card is None:
         # a stale build of an earlier version of this card must not be played
-        for folder in _candidate_folders(out_dir, text):
+        for folder in folders:
             (folder / "manifest.json").unlink(missing_ok=True)
         return BuildResult(str(path), "failed", None, result.diagnostics)
     status, folder = build_card(result.card, out_dir, force)
     return BuildResult(str(path), status, folder, result.diagnostics)
 
 
-def check_source_file(p: Path):
-    from .front import check_file
-    return check_file(p)
-
-
 def _candidate_folders(out_dir: Path, text: str) -> list[Path]:
-    import re
+    """Where a card with this text would be built (by its declared name)."""
     m = re.search(r"^\s*card\s+([A-Za-z_][A-Za-z0-9_]*)", text, re.M)
     return [Path(out_dir) / m.group(1)] if m else []
