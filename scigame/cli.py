@@ -133,7 +133,7 @@ def cards(paths, fmt):
             t.add_row(*(escape(x) for x in (e.name, e.collection, e.field, ", ".join(e.inputs),
                                              ", ".join(e.outputs), e.mutation, e.published or "",
                                              e.preprint or "")))
-        Console(width=200).print(t)
+        Console(width=None if sys.stdout.isatty() else 200).print(t)
     sys.exit(EXIT_FINDINGS if any(e.errors for e in entries) else EXIT_OK)
 
 
@@ -328,7 +328,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
             _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
             str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
         t.add_row(*cells)
-    console = Console(width=200)
+    console = Console(width=None if sys.stdout.isatty() else 200)
     console.print(t)
     if stale:
         console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
@@ -589,7 +589,7 @@ def report(run_dir, fmt, plots_dir):
     for r in cards:
         t.add_row(r["card"], r["setting"], r["environment"], str(r["episodes"]),
                   _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]))
-    Console(width=160).print(t)
+    Console(width=None if sys.stdout.isatty() else 200).print(t)
 
 
 # ---- Temporal curation: extract an anchored draft card, then review it --------------
