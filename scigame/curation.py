@@ -35,6 +35,7 @@ from typing import Any, Literal, Optional, Sequence
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from .llm.client import ChatClient
+from .llm.prompts import reply_object
 from .records import Usage
 
 MAX_CORRECTIONS = 2
@@ -598,21 +599,8 @@ def review_schema() -> dict:
 
 # ---- parsing replies -------------------------------------------------------------------
 
-def _json_object(text: str) -> tuple[Optional[dict], str]:
-    start = text.find("{")
-    if start < 0:
-        return None, "the reply holds no JSON object"
-    try:
-        data, _ = json.JSONDecoder().raw_decode(text[start:])
-    except json.JSONDecodeError as exc:
-        return None, f"the reply is not valid JSON ({exc.msg} at character {exc.pos})"
-    if not isinstance(data, dict):
-        return None, "the reply must be a JSON object"
-    return data, ""
-
-
 def parse_extraction(text: str) -> tuple[Optional[Extraction], list[str]]:
-    data, problem = _json_object(text)
+    data, problem = reply_object(text)
     if data is None:
         return None, [problem]
     if not isinstance(data.get("card"), str) or not data["card"].strip():
@@ -624,7 +612,7 @@ def parse_extraction(text: str) -> tuple[Optional[Extraction], list[str]]:
 
 
 def parse_review(text: str) -> tuple[Optional[ReviewReply], str]:
-    data, problem = _json_object(text)
+    data, problem = reply_object(text)
     if data is None:
         return None, problem
     try:

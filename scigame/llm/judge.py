@@ -22,7 +22,7 @@ from typing import Any, Optional
 from ..card import CompiledCard
 from ..records import Episode, Usage
 from .client import ChatClient
-from .prompts import JUDGE_SYSTEM, judge_message, neutralise_markers
+from .prompts import JUDGE_SYSTEM, judge_message, neutralise_markers, reply_object
 
 CRITERIA = ("effects", "comparison", "evidence")
 SCORES = (0.0, 0.5, 1.0)
@@ -123,15 +123,9 @@ class Judgement:
 
 
 def parse_judgement(text: str, transcript: str) -> tuple[Optional[Judgement], str]:
-    start = text.find("{")
-    if start < 0:
-        return None, "the reply holds no JSON object"
-    try:
-        data, _ = json.JSONDecoder().raw_decode(text[start:])
-    except json.JSONDecodeError as exc:
-        return None, f"not valid JSON ({exc.msg})"
-    if not isinstance(data, dict):
-        return None, "the reply must be a JSON object"
+    data, problem = reply_object(text)
+    if data is None:
+        return None, problem
     scores, quotes, reasons, unverified = {}, {}, {}, 0
     for c in CRITERIA:
         item = data.get(c)

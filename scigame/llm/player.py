@@ -20,7 +20,7 @@ from ..compiler.predictor_schema import predictor_schema_for
 from ..players.base import EpisodeState, Player, PlayerGaveUp
 from ..records import Action, Usage
 from .client import ChatClient, Completion
-from .prompts import PLAYER_SYSTEM, correction_message, state_message
+from .prompts import PLAYER_SYSTEM, correction_message, reply_object, state_message
 
 MAX_CORRECTIONS = 2
 
@@ -91,19 +91,9 @@ def parse_action(text: str, finish_reason: str) -> tuple[Optional[Action], str]:
     """(action, "") or (None, why the reply is unusable)."""
     if finish_reason == "length":
         return None, "the reply was cut off before it ended (finish_reason \"length\"); be shorter"
-    stripped = text.strip()
-    if stripped.startswith("```"):
-        stripped = stripped.strip("`")
-        stripped = stripped[stripped.find("{"):] if "{" in stripped else stripped
-    start = stripped.find("{")
-    if start < 0:
-        return None, "the reply holds no JSON object"
-    try:
-        data, _ = json.JSONDecoder().raw_decode(stripped[start:])
-    except json.JSONDecodeError as exc:
-        return None, f"the reply is not valid JSON ({exc.msg} at character {exc.pos})"
-    if not isinstance(data, dict):
-        return None, "the reply must be a JSON object"
+    data, problem = reply_object(text)
+    if data is None:
+        return None, problem
     try:
         return Action.model_validate({**data, "raw": text}), ""
     except ValidationError as exc:

@@ -108,6 +108,24 @@ def judge_message(reference: str, transcript: str) -> str:
             "Grade the explanation as instructed.")
 
 
+def reply_object(text: str) -> tuple[dict | None, str]:
+    """The JSON object in a model's reply (code fences and text before it are
+    tolerated), or None and why there is none."""
+    stripped = text.strip()
+    if stripped.startswith("```"):
+        stripped = stripped.strip("`")
+    start = stripped.find("{")
+    if start < 0:
+        return None, "the reply holds no JSON object"
+    try:
+        data, _ = json.JSONDecoder().raw_decode(stripped[start:])
+    except json.JSONDecodeError as exc:
+        return None, f"the reply is not valid JSON ({exc.msg} at character {exc.pos})"
+    if not isinstance(data, dict):
+        return None, "the reply must be a JSON object"
+    return data, ""
+
+
 def extract_between(text: str, start: str, end: str) -> str | None:
     """The text between the last pair of markers, or None."""
     i = text.rfind(start)
