@@ -128,7 +128,7 @@ def cards(paths, fmt):
             t.add_column(col)
         for e in entries:
             if e.errors:
-                t.add_row(e.name, f"[red]{e.errors} lint errors[/red]", "", "", "", "", "", "")
+                t.add_row(escape(e.name), f"[red]{e.errors} lint error{'s' if e.errors != 1 else ''}[/red]", "", "", "", "", "", "")
                 continue
             t.add_row(*(escape(x) for x in (e.name, e.collection, e.field, ", ".join(e.inputs),
                                              ", ".join(e.outputs), e.mutation, e.published or "",

@@ -338,3 +338,15 @@ def test_adaptive_gives_up_when_more_data_stop_helping(tmp_path):
         return
     assert STALL_MIN_OBSERVATIONS <= ep.outcome.steps < 64
     assert "stopped raising the confidence" in last.notes and not ep.outcome.protocol_ok
+
+
+@pytest.mark.parametrize(("name", "env"), [("barometric", "original"), ("barometric", "counterfactual"),
+                                           ("rc_discharge", "original"), ("rc_discharge", "counterfactual")])
+def test_discovery_exponential_of_a_ratio(cards, name, env):
+    """exp(-Mgh/RT) and exp(-t/RC): a decay in the ratio of two inputs."""
+    card = cards(name)
+    state = make_state(card, env, "discovery", "fixed", observe(card, env, design(card, 8)))
+    action = act(state)
+    check_action(action, card, state)
+    score = card.score(action.submission.predictor, env)
+    assert score.weak and score.strict, score.strict_reason

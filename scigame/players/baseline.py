@@ -835,6 +835,44 @@ def _fit_library(inputs: list[_Input], output: _Output, X: dict[str, np.ndarray]
             F.nonlinear("exponential" if variant == "exp" else "Arrhenius", c2, model, tree_fn, text_fn,
                         1.0 + 0.3 * len(pw))
 
+    # -- an exponential of a ratio of two inputs: exp(b·x_j/x_k) (decay in t/RC, h/T) -----
+    for j in inputs:
+        for k in pos_in:
+            if k is j or j.angle is not None or k.angle is not None or not k.nonzero:
+                continue
+            u = X[j.name] / np.where(X[k.name] == 0, 1e-300, X[k.name])
+            others_use = [i for i in pos_in if i is not j] if npos >= len(pos_in) + 2 else []
+            A = np.column_stack([np.ones(n), u] + [logs[i.name] for i in others_use])
+            c = _wls(A, ylog, wlog)
+            if c is None:
+                continue
+            powers = {i.name: float(Fraction(round(p * 2), 2)) for i, p in zip(others_use, c[2:])}
+            powers = {key: v for key, v in powers.items() if v != 0}
+            off = np.zeros(n)
+            for key, p in powers.items():
+                off = off + p * logs[key]
+            c2 = _wls(np.column_stack([np.ones(n), u]), ylog - off, wlog)
+            if c2 is None:
+                continue
+            jn, kn, pw = j.name, k.name, dict(powers)
+
+            def model(t, Xs, jn=jn, kn=kn, pw=pw):
+                out = np.exp(t[0] + t[1] * Xs[jn] / Xs[kn])
+                for key, p in pw.items():
+                    out = out * np.power(Xs[key], p)
+                return sign * out
+
+            def tree_fn(t, jn=jn, kn=kn, pw=pw):
+                arg = _op("mul", _num(t[1]), _op("div", _var(jn), _var(kn)))
+                return signed(_product([_num(math.exp(t[0])), _op("exp", arg)]
+                                       + [_power(_var(key), p) for key, p in pw.items()]))
+
+            def text_fn(t, jn=jn, kn=kn, pw=pw):
+                rest = _monomial_text(inputs, {key: Fraction(p).limit_denominator(4) for key, p in pw.items()})
+                return (f"{output.name} = {sgn_txt}{_fmt(math.exp(t[0]))}·exp({_fmt(t[1])}·{jn}/{kn})"
+                        + (f"·{rest}" if rest else ""))
+            F.nonlinear("exponential of a ratio", c2, model, tree_fn, text_fn, 1.3 + 0.3 * len(pw))
+
     # -- saturating, competitive and hyperbolic forms ------------------------------------
     for j in inputs:
         if j.angle is not None or j.lo < 0 or npos < 3:
