@@ -11,6 +11,13 @@ from collections import defaultdict
 from pathlib import Path
 
 
+def _save(plt, fig, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
 def write_plots(rows: list[dict], folder: Path) -> list[Path]:
     import matplotlib
     matplotlib.use("Agg")  # files only, no display
@@ -35,11 +42,7 @@ def write_plots(rows: list[dict], folder: Path) -> list[Path]:
         ax.set_ylim(0, 1)
         ax.set_ylabel("success rate")
         ax.legend()
-        fig.tight_layout()
-        path = folder / "esr.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save(plt, fig, folder / "esr.png"))
 
     fig, ax = plt.subplots(figsize=(6, 4))
     for env in ("original", "counterfactual"):
@@ -49,11 +52,7 @@ def write_plots(rows: list[dict], folder: Path) -> list[Path]:
     ax.set_xlabel("prediction score (PS)")
     ax.set_ylabel("episodes")
     ax.legend()
-    fig.tight_layout()
-    path = folder / "ps.png"
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, folder / "ps.png"))
 
     adaptive = [r for r in done if r["protocol"] == "adaptive"]
     if adaptive:
@@ -65,9 +64,5 @@ def write_plots(rows: list[dict], folder: Path) -> list[Path]:
         ax.set_xlabel("experiments in an Adaptive episode")
         ax.set_ylabel("episodes")
         ax.legend()
-        fig.tight_layout()
-        path = folder / "steps.png"
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-        written.append(path)
+        written.append(_save(plt, fig, folder / "steps.png"))
     return written

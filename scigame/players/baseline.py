@@ -786,92 +786,60 @@ def _fit_library(inputs: list[_Input], output: _Output, X: dict[str, np.ndarray]
                                lambda c, t1=t1, t2=t2: f"{output.name} = {_fmt(c[0])}·{t1} + {_fmt(c[1])}·{t2}",
                                2.5 + 0.2 * sum(abs(v) for v in q))
 
-    # -- exponential and Arrhenius factors ------------------------------------------
-    others_cache: dict[str, dict[str, float]] = {}
+    # -- exponential factors: exp(b·x_j), Arrhenius exp(b/x_j), and exp(b·x_j/x_k)
+    #    (a decay in t/RC, a height over a temperature), times powers of the others
+    # each entry: (label, the input whose powers are left out, u(Xs), tree of the exponent, its text)
+    arguments = []
     for j in inputs:
         if j.angle is not None:
             continue
-        others = [i for i in pos_in if i is not j]
-        for variant in ("exp", "arrhenius"):
-            if variant == "arrhenius" and not j.nonzero:
-                continue
-            u = X[j.name] if variant == "exp" else 1.0 / np.where(X[j.name] == 0, 1e-300, X[j.name])
-            if npos < len(others) + 3:
-                others_use: list[_Input] = []
-            else:
-                others_use = others
-            A = np.column_stack([np.ones(n), u] + [logs[i.name] for i in others_use])
-            c = _wls(A, ylog, wlog)
-            if c is None:
-                continue
-            powers = {i.name: float(Fraction(round(p * 2), 2)) for i, p in zip(others_use, c[2:])}
-            powers = {k: v for k, v in powers.items() if v != 0}
-            others_cache[j.name] = powers
-            off = np.zeros(n)
-            for k, p in powers.items():
-                off = off + p * logs[k]
-            A2 = np.column_stack([np.ones(n), u])
-            c2 = _wls(A2, ylog - off, wlog)
-            if c2 is None:
-                continue
-            name = j.name
-            pw = dict(powers)
-
-            def model(t, Xs, name=name, pw=pw, variant=variant):
-                xu = Xs[name] if variant == "exp" else 1.0 / Xs[name]
-                out = np.exp(t[0] + t[1] * xu)
-                for k, p in pw.items():
-                    out = out * np.power(Xs[k], p)
-                return sign * out
-
-            def tree_fn(t, name=name, pw=pw, variant=variant):
-                arg = _op("mul", _num(t[1]), _var(name)) if variant == "exp" else _op("div", _num(t[1]), _var(name))
-                return signed(_product([_num(math.exp(t[0])), _op("exp", arg)] + [_power(_var(k), p) for k, p in pw.items()]))
-
-            def text_fn(t, name=name, pw=pw, variant=variant):
-                rest = _monomial_text(inputs, {k: Fraction(p).limit_denominator(4) for k, p in pw.items()})
-                ex = f"exp({_fmt(t[1])}·{name})" if variant == "exp" else f"exp({_fmt(t[1])}/{name})"
-                return f"{output.name} = {sgn_txt}{_fmt(math.exp(t[0]))}·{ex}" + (f"·{rest}" if rest else "")
-            F.nonlinear("exponential" if variant == "exp" else "Arrhenius", c2, model, tree_fn, text_fn,
-                        1.0 + 0.3 * len(pw))
-
-    # -- an exponential of a ratio of two inputs: exp(b·x_j/x_k) (decay in t/RC, h/T) -----
-    for j in inputs:
+        arguments.append(("exponential", j, lambda Xs, a=j.name: Xs[a],
+                          lambda b, a=j.name: _op("mul", _num(b), _var(a)),
+                          lambda b, a=j.name: f"exp({_fmt(b)}·{a})"))
+        if j.nonzero:
+            arguments.append(("Arrhenius", j, lambda Xs, a=j.name: 1.0 / Xs[a],
+                              lambda b, a=j.name: _op("div", _num(b), _var(a)),
+                              lambda b, a=j.name: f"exp({_fmt(b)}/{a})"))
         for k in pos_in:
-            if k is j or j.angle is not None or k.angle is not None or not k.nonzero:
-                continue
-            u = X[j.name] / np.where(X[k.name] == 0, 1e-300, X[k.name])
-            others_use = [i for i in pos_in if i is not j] if npos >= len(pos_in) + 2 else []
-            A = np.column_stack([np.ones(n), u] + [logs[i.name] for i in others_use])
-            c = _wls(A, ylog, wlog)
-            if c is None:
-                continue
-            powers = {i.name: float(Fraction(round(p * 2), 2)) for i, p in zip(others_use, c[2:])}
-            powers = {key: v for key, v in powers.items() if v != 0}
-            off = np.zeros(n)
-            for key, p in powers.items():
-                off = off + p * logs[key]
-            c2 = _wls(np.column_stack([np.ones(n), u]), ylog - off, wlog)
-            if c2 is None:
-                continue
-            jn, kn, pw = j.name, k.name, dict(powers)
+            if k is not j and k.angle is None and k.nonzero:
+                arguments.append(("exponential of a ratio", j,
+                                  lambda Xs, a=j.name, z=k.name: Xs[a] / Xs[z],
+                                  lambda b, a=j.name, z=k.name: _op("mul", _num(b), _op("div", _var(a), _var(z))),
+                                  lambda b, a=j.name, z=k.name: f"exp({_fmt(b)}·{a}/{z})"))
+    safe_X = {i.name: (np.where(X[i.name] == 0, 1e-300, X[i.name]) if i.nonzero else X[i.name]) for i in inputs}
+    for label, j, u_of, arg_tree, arg_text in arguments:
+        others = [i for i in pos_in if i is not j]
+        others_use = others if npos >= len(others) + 3 else []
+        u = u_of(safe_X)
+        A = np.column_stack([np.ones(n), u] + [logs[i.name] for i in others_use])
+        c = _wls(A, ylog, wlog)
+        if c is None:
+            continue
+        powers = {i.name: float(Fraction(round(p * 2), 2)) for i, p in zip(others_use, c[2:])}
+        powers = {k: v for k, v in powers.items() if v != 0}
+        off = np.zeros(n)
+        for k, p in powers.items():
+            off = off + p * logs[k]
+        c2 = _wls(np.column_stack([np.ones(n), u]), ylog - off, wlog)
+        if c2 is None:
+            continue
+        pw = dict(powers)
 
-            def model(t, Xs, jn=jn, kn=kn, pw=pw):
-                out = np.exp(t[0] + t[1] * Xs[jn] / Xs[kn])
-                for key, p in pw.items():
-                    out = out * np.power(Xs[key], p)
-                return sign * out
+        def model(t, Xs, pw=pw, u_of=u_of):
+            out = np.exp(t[0] + t[1] * u_of(Xs))
+            for k, p in pw.items():
+                out = out * np.power(Xs[k], p)
+            return sign * out
 
-            def tree_fn(t, jn=jn, kn=kn, pw=pw):
-                arg = _op("mul", _num(t[1]), _op("div", _var(jn), _var(kn)))
-                return signed(_product([_num(math.exp(t[0])), _op("exp", arg)]
-                                       + [_power(_var(key), p) for key, p in pw.items()]))
+        def tree_fn(t, pw=pw, arg_tree=arg_tree):
+            return signed(_product([_num(math.exp(t[0])), _op("exp", arg_tree(t[1]))]
+                                   + [_power(_var(k), p) for k, p in pw.items()]))
 
-            def text_fn(t, jn=jn, kn=kn, pw=pw):
-                rest = _monomial_text(inputs, {key: Fraction(p).limit_denominator(4) for key, p in pw.items()})
-                return (f"{output.name} = {sgn_txt}{_fmt(math.exp(t[0]))}·exp({_fmt(t[1])}·{jn}/{kn})"
-                        + (f"·{rest}" if rest else ""))
-            F.nonlinear("exponential of a ratio", c2, model, tree_fn, text_fn, 1.3 + 0.3 * len(pw))
+        def text_fn(t, pw=pw, arg_text=arg_text):
+            rest = _monomial_text(inputs, {k: Fraction(p).limit_denominator(4) for k, p in pw.items()})
+            return f"{output.name} = {sgn_txt}{_fmt(math.exp(t[0]))}·{arg_text(t[1])}" + (f"·{rest}" if rest else "")
+        F.nonlinear(label, c2, model, tree_fn, text_fn,
+                    (1.3 if label == "exponential of a ratio" else 1.0) + 0.3 * len(pw))
 
     # -- saturating, competitive and hyperbolic forms ------------------------------------
     for j in inputs:
