@@ -63,7 +63,9 @@ def test_gravitation_is_valid():
     assert result.card is not None
 
 
-TOKEN_RE = re.compile(r'"""(?:.|\n)*?"""|"(?:\\.|[^"\\\n])*"|\[[^\]\n]*\]|[A-Za-z_][A-Za-z0-9_]*'
+# (re.S: `.` already matches a newline; `(?:.|\n)*?` would backtrack exponentially
+# on an unterminated """ followed by many lines)
+TOKEN_RE = re.compile(r'""".*?"""|"(?:\\.|[^"\\\n])*"|\[[^\]\n]*\]|[A-Za-z_][A-Za-z0-9_]*'
                       r'|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\.|<=|>=|\s+|.', re.S)
 TOKENS = TOKEN_RE.findall(GRAVITATION)
 assert "".join(TOKENS) == GRAVITATION
