@@ -33,6 +33,7 @@ from .artifact import (FORMAT_VERSION, CompiledCardData, ConstraintSpec, DesignS
 from .diagnostics import Diagnostic
 from .emit import emit_simulator
 from .model import CheckedCard
+from .source import content_hash
 from .predictor_schema import predictor_schema
 from .sampling import evaluation_set, fixed_design
 from .trees import expr_tree, law_tree, tree_text
@@ -214,9 +215,6 @@ def build_card(card: CheckedCard, out_dir: Path, force: bool = False) -> tuple[s
     return "built", folder
 
 
-def source_hash(text: str) -> str:
-    """The content hash that keys a compiled card (sha256 of the UTF-8 text)."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _up_to_date(folder: Path, sha256: str) -> bool:
@@ -238,7 +236,7 @@ def compile_path(path: str | Path, out_dir: Path, force: bool = False) -> BuildR
     except UnicodeDecodeError:  # check_file turns it into a diagnostic
         return BuildResult(str(path), "failed", None, check_file(p).diagnostics)
     folders = _candidate_folders(out_dir, text)
-    if not force and any(_up_to_date(f, source_hash(text)) for f in folders):
+    if not force and any(_up_to_date(f, content_hash(text)) for f in folders):
         return BuildResult(str(path), "unchanged", folders[0], [])
     result = check_source(text, str(path))
     if result.card is None:

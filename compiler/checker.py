@@ -12,7 +12,6 @@ stay silent, so one bad unit does not produce a cascade of mismatches.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import math
 import pathlib
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from .model import (CheckedCard, ConstraintModel, Environment, InputModel, Mutat
                     OutputModel, ParamValue, TBinary, TCall, TConst, TExpr, TRef, TUnary,
                     evaluate, refs)
 from .printer import format_expr
-from .source import SourceText, Span
+from .source import SourceText, Span, content_hash
 from .units import (DIMENSIONLESS, DIMENSIONLESS_UNIT, Dim, Unit, UnitError, format_si_unit,
                     known_unit_names, resolve_unit)
 
@@ -860,7 +859,7 @@ class _Checker:
         ad = self.adaptive
         return CheckedCard(
             name=self.card.name, title=self.card.title, path=self.source.path,
-            content_hash=hashlib.sha256(self.source.text.encode("utf-8")).hexdigest(),
+            content_hash=content_hash(self.source.text),
             collection=meta.get("collection", ""), field=meta.get("field", ""),
             source=meta.get("source", ""), doi=meta.get("doi", ""),
             published=meta.get("published"), preprint=meta.get("preprint"),

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+
+
+def content_hash(text: str) -> str:
+    """The hash that identifies a card's text everywhere (sha256 of UTF-8):
+    in the typed model, compiled manifests and the run store."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
