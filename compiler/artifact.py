@@ -9,7 +9,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-FORMAT_VERSION = 2  # 2: design.size and the extended design sequence
+FORMAT_VERSION = 3  # 2: design.size and the extended design sequence; 3: noise and ood
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
 
@@ -39,6 +39,20 @@ class InputSpec(_Frozen):
     description: str = ""
 
 
+class NoiseSpec(_Frozen):
+    """Measurement noise of an output: an observation is Q(g + ε) with
+    ε ~ N(0, (abs + rel·|g|)²), abs in the output's declared unit."""
+
+    kind: Literal["gaussian"] = "gaussian"
+    rel: float
+    abs: float = 0.0
+
+    def sd(self, values):
+        """The noise's standard deviation at exact values `values`."""
+        import numpy as np
+        return self.abs + self.rel * np.abs(values)
+
+
 class OutputSpec(_Frozen):
     name: str
     unit: str
@@ -47,6 +61,7 @@ class OutputSpec(_Frozen):
     tol_abs: float
     tol_rel: float
     description: str = ""
+    noise: Optional[NoiseSpec] = None  # None: observations are exact up to the resolution
 
 
 class ConstraintSpec(_Frozen):
@@ -109,6 +124,7 @@ class CompiledCardData(_Frozen):
     design: DesignSpec
     evaluation_size: int
     evaluation_seed: int
+    evaluation_ood: Optional[float] = None  # `ood F`: the out-of-domain set's widening factor
     interpolate: bool
     threshold: float
     max_steps: Optional[int]
@@ -119,6 +135,9 @@ class EvaluationSet(_Frozen):
 
     inputs: dict[str, list[float]]
     outputs: dict[str, dict[str, list[float]]]  # environment -> output -> values
+    #: The out-of-domain set (`evaluation N ood F`), drawn from the widened domain.
+    ood_inputs: Optional[dict[str, list[float]]] = None
+    ood_outputs: Optional[dict[str, dict[str, list[float]]]] = None
 
 
 class Manifest(_Frozen):

@@ -126,6 +126,18 @@ class Output:
     tol_abs: Literal
     tol_rel: Literal  # value already a fraction (1% -> 0.01)
     description: str = ""
+    noise: Optional["Noise"] = None
+
+
+@dataclass(frozen=True)
+class Noise:
+    """`noise KIND rel R [abs A]` on an output: the measurement noise model."""
+
+    span: Span
+    kind: str
+    kind_span: Span
+    rel: Literal  # a fraction (1% -> 0.01)
+    abs: Optional[Literal]  # in the output's unit
 
 
 @dataclass(frozen=True)
@@ -226,6 +238,7 @@ class Evaluation:
     span: Span
     count: Literal
     seed: Optional[Literal]
+    ood: Optional[Literal] = None  # widening factor of the out-of-domain set
 
 
 @dataclass(frozen=True)
@@ -358,6 +371,21 @@ class _Builder:
         raise AssertionError(f"unexpected expression node {kind}")  # grammar and builder disagree
 
     # statements --------------------------------------------------------------------
+    def relative(self, tree: Tree) -> Literal:
+        """A `relative` number: a fraction, or a percentage with `%`."""
+        percent = any(isinstance(c, Token) and c.type == "PERCENT" for c in tree.children)
+        rel = self.literal(tree.children[0], percent)
+        if percent:
+            rel = Literal(Span.of(tree), rel.value / 100.0, rel.text + "%", True)
+        return rel
+
+    def noise(self, tree: Optional[Tree]) -> Optional[Noise]:
+        if tree is None:
+            return None
+        kind, rel, *rest = tree.children
+        absolute = self.literal(rest[0].children[0]) if rest else None
+        return Noise(Span.of(tree), str(kind), Span.of(kind), self.relative(rel), absolute)
+
     def description(self, children) -> str:
         for c in children:
             if isinstance(c, Tree) and c.data == "description":
@@ -395,14 +423,10 @@ class _Builder:
             res = self.find(ch, "resolution")
             tol = self.find(ch, "tolerance")
             abs_lit = self.literal(tol.children[0])
-            rel_tree = tol.children[1]
-            percent = any(isinstance(c, Token) and c.type == "PERCENT" for c in rel_tree.children)
-            rel = self.literal(rel_tree.children[0], percent)
-            if percent:
-                rel = Literal(Span.of(rel_tree), rel.value / 100.0, rel.text + "%", True)
             return Output(span, str(ch[0]), Span.of(ch[0]), self.unit(self.find(ch, "unit")),
-                          self.literal(res.children[0]) if res else None, abs_lit, rel,
-                          self.description(ch))
+                          self.literal(res.children[0]) if res else None, abs_lit,
+                          self.relative(tol.children[1]), self.description(ch),
+                          self.noise(self.find(ch, "noise")))
         if kind == "param":
             return Param(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]),
                          self.unit(self.find(ch, "unit")), self.description(ch))
@@ -427,9 +451,10 @@ class _Builder:
                 spans.append(Span.of(p))
             return DesignExplicit(span, tuple(points), tuple(spans))
         if kind == "evaluation":
-            seed = self.find(ch, "seed")
+            seed, ood = self.find(ch, "seed"), self.find(ch, "ood")
             return Evaluation(span, self.number_token(ch[0]),
-                              self.number_token(seed.children[0]) if seed else None)
+                              self.number_token(seed.children[0]) if seed else None,
+                              self.number_token(ood.children[0]) if ood else None)
         if kind == "identification":
             return Identification(span, str(ch[0]), Span.of(ch[0]))
         if kind == "adaptive":

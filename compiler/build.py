@@ -29,13 +29,13 @@ import numpy as np
 
 from .artifact import (FORMAT_VERSION, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
-                       OutputSpec, ParamSpec)
+                       NoiseSpec, OutputSpec, ParamSpec)
 from .diagnostics import Diagnostic
 from .emit import emit_simulator
 from .model import CheckedCard
 from .source import content_hash
 from .predictor_schema import predictor_schema
-from .sampling import evaluation_set, fixed_design
+from .sampling import evaluation_set, fixed_design, ood_set
 from .trees import expr_tree, law_tree, tree_text
 
 SETTINGS = ("identification", "discovery")
@@ -98,7 +98,9 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
                           description=s.description) for s in card.inputs],
         outputs=[OutputSpec(name=o.name, unit=o.unit.text, si_factor=o.unit.si_factor,
                             resolution=o.resolution, tol_abs=o.tol_abs, tol_rel=o.tol_rel,
-                            description=o.description) for o in card.outputs],
+                            description=o.description,
+                            noise=(NoiseSpec(rel=o.noise_rel, abs=o.noise_abs)
+                                   if o.noise_rel is not None else None)) for o in card.outputs],
         constraints=[ConstraintSpec(text=c.text, op=c.op, left=expr_tree(card, card.original, c.left),
                                     right=expr_tree(card, card.original, c.right), message=c.message)
                      for c in card.constraints],
@@ -107,7 +109,7 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
         design=DesignSpec(method=card.design_method, seed=card.design_seed, size=card.design_size,
                           points=[{k: float(v[i]) for k, v in design.items()} for i in range(n_design)]),
         evaluation_size=card.evaluation_size, evaluation_seed=card.evaluation_seed,
-        interpolate=card.interpolate, threshold=card.threshold, max_steps=card.max_steps)
+        evaluation_ood=card.evaluation_ood, interpolate=card.interpolate, threshold=card.threshold, max_steps=card.max_steps)
 
 
 def public_view(data: CompiledCardData, setting: str) -> dict:
@@ -121,6 +123,7 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
                     "domain_text": s.domain.text(), "description": s.description} for s in data.inputs],
         "outputs": [{"name": o.name, "unit": o.unit, "resolution": o.resolution,
                      "tolerance": {"abs": o.tol_abs, "rel": o.tol_rel},
+                     "noise": o.noise.model_dump() if o.noise else None,
                      "description": o.description} for o in data.outputs],
         "constraints": [{"text": c.text, "message": c.message} for c in data.constraints],
         "adaptive_threshold": data.threshold,
@@ -147,12 +150,10 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
 def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[int, int, int]]]:
     data = card_data(card, version)
     source, source_map = emit_simulator(card, version)
-    ev = evaluation_set(card)
-    outputs = {}
-    for env in (card.original, card.counterfactual):
-        values = env.evaluate(card, ev)
-        outputs[env.name] = {k: [float(x) for x in np.asarray(v)] for k, v in values.items()}
-    evaluation = EvaluationSet(inputs={k: [float(x) for x in v] for k, v in ev.items()}, outputs=outputs)
+    ev, ood = evaluation_set(card), ood_set(card)
+    evaluation = EvaluationSet(inputs=_columns(ev), outputs=_exact_outputs(card, ev),
+                               ood_inputs=_columns(ood) if ood is not None else None,
+                               ood_outputs=_exact_outputs(card, ood) if ood is not None else None)
     files = {
         "simulator.py": source,
         "card.json": data.model_dump_json(indent=2),
@@ -164,6 +165,16 @@ def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[
         for setting in SETTINGS:
             files[f"public/{env}.{setting}.json"] = json.dumps(public_view(data, setting), indent=2)
     return files, source_map
+
+
+def _columns(points: dict[str, np.ndarray]) -> dict[str, list[float]]:
+    return {k: [float(x) for x in v] for k, v in points.items()}
+
+
+def _exact_outputs(card: CheckedCard, points: dict[str, np.ndarray]) -> dict[str, dict[str, list[float]]]:
+    """Each world's exact outputs at `points` (the reference evaluator)."""
+    return {env.name: _columns({k: np.asarray(v) for k, v in env.evaluate(card, points).items()})
+            for env in (card.original, card.counterfactual)}
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -44,7 +44,9 @@ KEYWORDS = frozenset("""
     card collection field source doi published preprint background conditions input in log
     integer output resolution tolerance abs rel param let law constraint counterfactual set
     scale by rebalance fixed design seed evaluation identification interpolate adaptive
-    threshold max_steps""".split())
+    threshold max_steps noise ood""".split())
+#: Measurement noise models an output may declare (`noise KIND rel R [abs A]`).
+NOISE_KINDS = ("gaussian",)
 _SINGLETONS = ("collection", "field", "source", "doi", "published", "preprint", "background")
 COLLECTIONS = ("historical", "temporal")
 #: Sizes beyond these are typos, and would only exhaust memory at compile time.
@@ -447,6 +449,16 @@ class _Checker:
                     and out.resolution.value > out.tol_abs.value):
                 self.report.coarse_resolution(out.resolution.span, out.name, out.resolution.text,
                                               out.tol_abs.text)
+            if out.noise is not None:
+                self.check_noise(out.name, out.noise)
+
+    def check_noise(self, output: str, noise: A.Noise) -> None:
+        if noise.kind not in NOISE_KINDS:
+            self.report.bad_choice(noise.kind_span, "noise model", noise.kind, NOISE_KINDS,
+                                   (_suggest(noise.kind, NOISE_KINDS) or [None])[0])
+        for which, lit in (("rel", noise.rel), ("abs", noise.abs)):
+            if lit is not None and lit.value < 0:
+                self.report.bad_noise(lit.span, output, which, lit.text)
 
     def whole(self, lit: Optional[A.Literal], what: str, minimum: int,
               maximum: Optional[int] = None) -> Optional[int]:
@@ -474,6 +486,9 @@ class _Checker:
         if self.evaluation is not None:
             self.whole(self.evaluation.count, "the evaluation size", 1, MAX_EVALUATION)
             self.whole(self.evaluation.seed, "the seed", 0, MAX_SEED)
+            ood = self.evaluation.ood
+            if ood is not None and not ood.value > 1:
+                self.report.bad_ood_factor(ood.span, ood.text)
         if self.identification is not None and self.identification.value not in ("yes", "no"):
             self.report.bad_choice(self.identification.value_span, "value for `interpolate`",
                                    self.identification.value, ("yes", "no"))
@@ -844,7 +859,11 @@ class _Checker:
             else:
                 inputs.append(InputModel(i.name, unit, d.kind, d.lo.value, d.hi.value, (), i.description, i.span))
         outputs = [OutputModel(o.name, self.unit(o.unit), o.resolution.value if o.resolution else None,
-                               o.tol_abs.value, o.tol_rel.value, o.description, o.span) for o in self.outputs]
+                               o.tol_abs.value, o.tol_rel.value, o.description, o.span,
+                               o.noise.rel.value if o.noise else None,
+                               o.noise.abs.value if o.noise and o.noise.abs else 0.0,
+                               o.noise.span if o.noise else None)
+                   for o in self.outputs]
         meta = {k: v.value for k, v in self.meta.items()}
         d = self.design
         if isinstance(d, A.DesignExplicit):
@@ -870,6 +889,7 @@ class _Checker:
             design_method=method, design_size=size, design_seed=seed, design_points=points,
             evaluation_size=int(ev.count.value) if ev else 256,
             evaluation_seed=int(ev.seed.value) if ev and ev.seed else 0,
+            evaluation_ood=ev.ood.value if ev and ev.ood else None,
             interpolate=(self.identification.value == "yes") if self.identification else False,
             threshold=ad.threshold.value if ad else 0.9,
             max_steps=int(ad.max_steps.value) if ad and ad.max_steps else None,

@@ -312,6 +312,19 @@ class Reporter:
         return self.error("E503", span, f"output `{name}`: the {which} tolerance must be {need}, got `{got}`",
                           hints=[hint])
 
+    @_kind("E520", "negative noise level")
+    def bad_noise(self, span: Span, name: str, which: str, got: str):
+        return self.error("E520", span, f"output `{name}`: the {which} noise level must be zero or positive, "
+                                        f"got `{got}`",
+                          hints=["the noise's standard deviation is abs + rel·|g|: `rel 1%` or `rel 0.01`, "
+                                 "`abs` in the output's unit"])
+
+    @_kind("E521", "out-of-domain factor not above 1")
+    def bad_ood_factor(self, span: Span, got: str):
+        return self.error("E521", span, f"the out-of-domain factor must be above 1, got `{got}`",
+                          hints=["`ood 2` draws the second evaluation set from the domain widened to twice "
+                                 "its width around its centre"])
+
     @_kind("E504", "repeated value in a discrete domain")
     def repeated_value(self, span: Span, name: str, value: str):
         return self.error("E504", span, f"input `{name}`: the value `{value}` appears twice in its set")
@@ -401,6 +414,14 @@ class Reporter:
             "W200", span,
             f"output `{name}`: resolution {resolution} is coarser than the absolute tolerance {tolerance}",
             hints=["rounding alone may then exceed the tolerance near zero; make the resolution finer"])
+
+    @_kind("W320", "noise hides the counterfactual")
+    def noise_hides_counterfactual(self, span: Span, budget: int, detail: str):
+        return self.warning(
+            "W320", span,
+            f"with this measurement noise, the {budget} Fixed observations cannot tell the two worlds "
+            f"apart: {detail}",
+            hints=["lower the noise, or give the Fixed protocol a larger design (`fixed design B ...`)"])
 
     @_kind("W300", "temporal card without dates")
     def missing_dates(self, span: Span, which: str):

@@ -161,6 +161,10 @@ class OutputModel:
     tol_rel: float
     description: str
     span: Span
+    #: Gaussian measurement noise: sd = noise_abs + noise_rel·|g| (declared unit); None: exact
+    noise_rel: Optional[float] = None
+    noise_abs: float = 0.0
+    noise_span: Optional[Span] = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +253,7 @@ class CheckedCard:
     design_points: tuple[dict[str, float], ...]  # explicit design, declared units
     evaluation_size: int
     evaluation_seed: int
+    evaluation_ood: Optional[float]  # widening factor of the out-of-domain set, or None
     interpolate: bool
     threshold: float
     max_steps: Optional[int]

@@ -1,6 +1,7 @@
 """Lint checks that need the laws evaluated: a law undefined somewhere on the
-domain (E700), and a counterfactual that cannot be told apart from the
-original (E701). They use the reference evaluator of the typed model.
+domain (E700), a counterfactual that cannot be told apart from the
+original (E701), and measurement noise that hides the difference at the
+card's Fixed budget (W320). They use the reference evaluator of the typed model.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 
 from .diagnostics import Reporter
 from .model import CheckedCard
-from .sampling import SamplingError, from_unit, holds, constraint_mask, evaluation_set
+from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_design, from_unit, holds
 
 #: Random probe points per card, on top of the evaluation set and the corners.
 _PROBES = 2048
@@ -93,6 +94,54 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
     if passing:
         report.indistinguishable(card.counterfactual_span, card.counterfactual_label,
                                  "; ".join(passing) + f" over {card.evaluation_size} evaluation points")
+    elif any(o.noise_rel is not None for o in card.outputs):
+        _noise_check(card, report)
+
+
+#: The separation, in standard deviations of the noise, that the Fixed
+#: observations must reach for the two worlds to be told apart (about a 1 in
+#: 1000 chance of mistaking one for the other with the best possible test).
+NOISE_SEPARATION = 3.0
+
+
+def noise_separation(card: CheckedCard, points: dict[str, np.ndarray]) -> float:
+    """How many noise standard deviations separate the two worlds' outputs
+    at these points, together: sqrt(sum over points and noisy outputs of
+    ((g_o - g_cf) / sd)^2), with sd = abs + rel·max(|g_o|, |g_cf|). The
+    likelihood-ratio test between the two worlds has exactly this power
+    (an exact output counts as infinitely separated where the worlds differ)."""
+    orig = card.original.evaluate(card, points)
+    cf = card.counterfactual.evaluate(card, points)
+    total = 0.0
+    for out in card.outputs:
+        diff = np.abs(orig[out.name] - cf[out.name])
+        if out.noise_rel is None:
+            if np.any(diff > 0):
+                return math.inf
+            continue
+        sd = out.noise_abs + out.noise_rel * np.maximum(np.abs(orig[out.name]), np.abs(cf[out.name]))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            z = np.where(diff > 0, diff / sd, 0.0)
+        if not np.all(np.isfinite(z)):
+            return math.inf
+        total += float(np.sum(z * z))
+    return math.sqrt(total)
+
+
+def _noise_check(card: CheckedCard, report: Reporter) -> None:
+    """W320: noisy outputs whose Fixed observations cannot separate the worlds."""
+    try:
+        design = fixed_design(card)
+    except SamplingError:
+        return
+    budget = card.design_size
+    points = {k: v[:budget] for k, v in design.items()}
+    separation = noise_separation(card, points)
+    if separation < NOISE_SEPARATION:
+        noisy = next(o for o in card.outputs if o.noise_rel is not None)
+        report.noise_hides_counterfactual(noisy.noise_span or noisy.span, min(budget, len(next(iter(points.values()), []))),
+                                          f"the worlds differ by {separation:.3g} noise standard "
+                                          f"deviations in all (at least {NOISE_SEPARATION:g} needed)")
 
 
 def _max_error(card: CheckedCard, truth, guess):

@@ -5,9 +5,10 @@ input's domain, integer and discrete rules and every constraint.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
-from typing import Callable
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -52,8 +53,9 @@ def holds(c: ConstraintModel, values) -> np.ndarray:
 
 
 def _draw(card: CheckedCard, size: int, unit_sampler: Callable[[int], np.ndarray],
-          what: str) -> dict[str, np.ndarray]:
-    """Draw batches of unit-cube points until `size` satisfy the constraints."""
+          what: str, accept: Optional[Callable[[dict], np.ndarray]] = None) -> dict[str, np.ndarray]:
+    """Draw batches of unit-cube points until `size` satisfy the constraints
+    (and `accept`, a further mask over a batch, when given)."""
     names = [s.name for s in card.inputs]
     kept = {n: [] for n in names}
     have, drawn = 0, 0
@@ -66,6 +68,8 @@ def _draw(card: CheckedCard, size: int, unit_sampler: Callable[[int], np.ndarray
         drawn += batch
         pts = {s.name: from_unit(s, u[:, i]) for i, s in enumerate(card.inputs)}
         mask = constraint_mask(card, pts)
+        if accept is not None:
+            mask &= accept(pts)
         take = np.flatnonzero(mask)[: size - have]
         for n in names:
             kept[n].append(pts[n][take])
@@ -79,6 +83,44 @@ def evaluation_set(card: CheckedCard) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(card.evaluation_seed)
     return _draw(card, card.evaluation_size, lambda n: rng.random((n, len(card.inputs))),
                  "evaluation set")
+
+
+def widened(spec: InputModel, factor: float) -> InputModel:
+    """An input's domain widened `factor` times about its centre: linearly for
+    `range` and `integer` inputs, in the logarithm for `log` inputs. A domain
+    that lies in x >= 0 stays there (a mass, a length or a count does not turn
+    negative out of domain); a discrete set is kept as it is."""
+    if spec.kind == "set":
+        return spec
+    if spec.kind == "log":
+        centre, half = (math.log(spec.lo) + math.log(spec.hi)) / 2, (math.log(spec.hi) - math.log(spec.lo)) / 2
+        return dataclasses.replace(spec, lo=math.exp(centre - factor * half), hi=math.exp(centre + factor * half))
+    centre, half = (spec.lo + spec.hi) / 2, (spec.hi - spec.lo) / 2
+    lo, hi = centre - factor * half, centre + factor * half
+    if spec.lo >= 0:
+        lo = max(lo, 0.0)
+    return dataclasses.replace(spec, lo=lo, hi=hi)
+
+
+def ood_set(card: CheckedCard) -> Optional[dict[str, np.ndarray]]:
+    """The out-of-domain evaluation set of `evaluation N ... ood F`: N points
+    drawn like the evaluation set from the domain widened by F (see
+    `widened`), keeping only points where both worlds' laws are defined and
+    finite, and where every constraint holds. None without `ood`."""
+    if card.evaluation_ood is None:
+        return None
+    wide = dataclasses.replace(card, inputs=tuple(widened(s, card.evaluation_ood) for s in card.inputs))
+    rng = np.random.default_rng([card.evaluation_seed, 1])
+
+    def defined(points: dict[str, np.ndarray]) -> np.ndarray:
+        ok = np.ones(len(next(iter(points.values()))), dtype=bool)
+        for env in (card.original, card.counterfactual):
+            for values in env.evaluate(card, points).values():
+                ok &= np.isfinite(np.broadcast_to(values, ok.shape))
+        return ok
+
+    return _draw(wide, card.evaluation_size, lambda n: rng.random((n, len(card.inputs))),
+                 "out-of-domain evaluation set", accept=defined)
 
 
 #: Random and Sobol designs are sequences: the compiled card keeps at least

@@ -15,14 +15,14 @@ import os
 import sys
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
 import json
 
-from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest
-from .oracle import check_proposal, quantize
+from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec
+from .oracle import add_noise, check_proposal, quantize
 
 ENVIRONMENTS = ("original", "counterfactual")
 
@@ -127,22 +127,39 @@ class CompiledCard:
         self.kernel(env)(*xs, *ys)
         return dict(zip(self.output_names, ys))
 
+    def noise_models(self, override: Optional[float] = None) -> dict[str, Optional[NoiseSpec]]:
+        """Each output's measurement noise: the card's own, or with `override`
+        (`eval --noise R`) gaussian noise of relative size R on every output
+        instead (R = 0: exact)."""
+        if override is None:
+            return {o.name: o.noise for o in self.data.outputs}
+        return {o.name: NoiseSpec(rel=override) if override > 0 else None for o in self.data.outputs}
+
     def simulate(self, env: str, inputs: Mapping[str, object], exact: bool = False,
-                 outputs: Iterable[str] | None = None) -> dict[str, np.ndarray]:
+                 outputs: Iterable[str] | None = None, seed: Optional[int | Sequence[int]] = None,
+                 noise: Optional[float] = None) -> dict[str, np.ndarray]:
         """Observe the environment at the given inputs (declared units;
         scalars or equal-length arrays). Illegal inputs raise
-        `scigame.oracle.Rejection` with every reason. Unless `exact`, values
-        are quantised to each output's resolution."""
+        `scigame.oracle.Rejection` with every reason.
+
+        Unless `exact`, each output's measurement noise (the card's, or
+        relative noise `noise` on every output) is added, drawn from
+        `numpy.random.default_rng(seed)` (the same seed gives the same values;
+        None draws fresh ones), and values are quantised to each output's
+        resolution. `exact` gives the law's values themselves."""
         _check_env(env)
         wanted = list(outputs) if outputs is not None else None
         values = check_proposal(self.data, inputs, wanted)
         result = self.run_kernel(env, values)
-        if wanted is not None:
-            result = {k: v for k, v in result.items() if k in wanted}
         if exact:
-            return result
+            return {k: v for k, v in result.items() if wanted is None or k in wanted}
+        rng = np.random.default_rng(seed)
+        models = self.noise_models(noise)
+        # every output draws its noise, wanted or not, so a seed gives an output
+        # the same value whichever others are asked for
+        noisy = {k: add_noise(v, models[k], rng) for k, v in result.items()}
         res = {o.name: o.resolution for o in self.data.outputs}
-        return {k: quantize(v, res[k]) for k, v in result.items()}
+        return {k: quantize(v, res[k]) for k, v in noisy.items() if wanted is None or k in wanted}
 
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictor, env: str, strict_timeout: float = 5.0):

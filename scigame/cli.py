@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -215,8 +216,10 @@ def _parse_assignments(pairs) -> dict[str, float]:
 @click.argument("card_path", metavar="CARD")
 @click.argument("assignments", nargs=-1, metavar="NAME=VALUE...")
 @click.option("--env", "env", type=_ENV, required=True, help="Which world to observe.")
-@click.option("--exact", is_flag=True, help="Skip quantisation to the outputs' resolution.")
-def simulate(card_path, assignments, env, exact):
+@click.option("--exact", is_flag=True, help="The law's exact values: no noise, no quantisation.")
+@click.option("--seed", type=click.IntRange(0), default=None,
+              help="Seed of the measurement noise (outputs with `noise`): the same seed, the same values.")
+def simulate(card_path, assignments, env, exact, seed):
     """Print the observation for one experiment as JSON.
 
     CARD is a .sci file or a compiled card folder. Exit status 1 (with
@@ -227,7 +230,7 @@ def simulate(card_path, assignments, env, exact):
     card = _load(card_path)
     values = _parse_assignments(assignments)
     try:
-        observed = card.simulate(env, values, exact=exact)
+        observed = card.simulate(env, values, exact=exact, seed=seed)
     except Rejection as exc:
         click.echo("scigame: rejected: " + "; ".join(exc.reasons), err=True)
         sys.exit(EXIT_FINDINGS)
@@ -302,6 +305,38 @@ def _budgets(text: str) -> list[int]:
     return list(dict.fromkeys(values))
 
 
+def _noises(text: str) -> list:
+    """--noise: comma-separated relative noise levels (`card`: each card's own)."""
+    out = []
+    for item in (v.strip() for v in text.split(",") if v.strip()):
+        if item == "card":
+            out.append(None)
+            continue
+        try:
+            value = float(item.rstrip("%")) / (100.0 if item.endswith("%") else 1.0)
+        except ValueError:
+            value = float("nan")
+        if not (math.isfinite(value) and value >= 0):
+            raise click.BadParameter(f"{item!r}: a relative noise level is a number >= 0 (e.g. 0.01 or 1%), "
+                                     "or `card`", param_hint="--noise")
+        out.append(value)
+    if not out:
+        raise click.BadParameter("give at least one noise level", param_hint="--noise")
+    return list(dict.fromkeys(out))
+
+
+def _distractor_counts(text: str) -> list[int]:
+    from .controls import MAX_DISTRACTORS
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        values = [-1]
+    if not values or any(not 0 <= v <= MAX_DISTRACTORS for v in values):
+        raise click.BadParameter(f"{text!r}: comma-separated whole numbers from 0 to {MAX_DISTRACTORS}",
+                                 param_hint="--distractors")
+    return list(dict.fromkeys(values))
+
+
 def _fmt(v, pct=False):
     if v is None:
         return "–"
@@ -315,16 +350,23 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
 
     t = Table(title="summary", show_lines=False)
     players = {r["player"] for r in table}
+    # the controls and out-of-domain scores get columns only where a run has them
+    controls = [c for c, default in (("noise", "card"), ("context", "full"), ("distractors", 0))
+                if any(r.get(c, default) != default for r in table)]
+    ood = any(r.get("mean_ps_ood") is not None for r in table)
     names = (("player",) if len(players) > 1 else ()) + (
-        "collection", "setting", "environment", "protocol", "B", "n", "strict ESR", "weak ESR", "mean PS",
-        "SES", "valid", "invalid", "missing", "undet.", "breaks", "unfinished")
+        "collection", "setting", "environment", "protocol", "B", *controls, "n", "strict ESR", "weak ESR",
+        "mean PS", *(("PS ood", "weak ood") if ood else ()), "SES", "valid", "invalid", "missing", "undet.",
+        "breaks", "unfinished")
     for col in names:
         t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
-                                                    "protocol") else "right")
+                                                    "protocol", "noise", "context") else "right")
     for r in table:
         cells = ([r["player"]] if len(players) > 1 else []) + [
             r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
+            *(str(r[c]) for c in controls),
             str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
+            *((_fmt(r.get("mean_ps_ood")), _fmt(r.get("weak_ood"), True)) if ood else ()),
             _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
             str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
         t.add_row(*cells)
@@ -384,9 +426,17 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
 @click.option("--window", default=None, metavar="FROM..TO",
               help="Keep only Temporal cards whose journal and preprint dates fall in this window "
                    "(YYYY-MM-DD; either side may be empty).")
+@click.option("--noise", "noises", default="card", show_default=True,
+              help="Relative measurement noise on every output, comma-separated levels for a sweep "
+                   "(e.g. 0,0.001,0.01); `card`: each output's own `noise`.")
+@click.option("--context", "contexts", default="full", show_default=True,
+              help="Prior knowledge in the task text: full, no-background, anonymous (comma-separated).")
+@click.option("--distractors", "distractors", default="0", show_default=True,
+              help="Extra inputs the law ignores, comma-separated counts (e.g. 0,2).")
 def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps, concurrency, seed,
              out_dir, force, rerun_failed, quiet, base_url, api_key_env, reasoning_effort, temperature,
-             max_tokens, timeout, max_retries, no_structured, models_file, max_cost, window):
+             max_tokens, timeout, max_retries, no_structured, models_file, max_cost, window, noises,
+             contexts, distractors):
     """Play the episode matrix and store every episode.
 
     With no PATHS it uses the bundled cards (the repository's cards/).
@@ -397,6 +447,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     import asyncio
     from pathlib import Path
 
+    from .controls import CONTEXTS
     from .players import PlayerSpecError
     from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
     from .runner import EvalConfig, run_eval
@@ -412,7 +463,8 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         protocols=_csv_choice(protocols, PROTOCOLS, "protocol"), budgets=_budgets(budgets),
         repetitions=reps, max_steps=max_steps, concurrency=concurrency, seed=seed,
         out=out_dir or str(Path("runs") / slug), force=force, rerun_failed=rerun_failed,
-        max_cost=max_cost, window=window,
+        max_cost=max_cost, window=window, noises=_noises(noises),
+        contexts=_csv_choice(contexts, CONTEXTS, "context"), distractors=_distractor_counts(distractors),
         llm={"base_url": base_url, "api_key_env": api_key_env, "reasoning_effort": reasoning_effort,
              "temperature": temperature, "max_tokens": max_tokens, "timeout": timeout,
              "max_retries": max_retries, "structured": not no_structured, "models": models_file})

@@ -44,6 +44,14 @@ def quantize_value(value: float, resolution: float | None) -> float:
     return 0.0 if result == 0 else result  # no negative zero in observations
 
 
+def add_noise(values: np.ndarray, noise, rng: np.random.Generator) -> np.ndarray:
+    """g + ε with ε ~ N(0, (abs + rel·|g|)²) elementwise, for a NoiseSpec
+    `noise` (the values unchanged when it is None)."""
+    if noise is None:
+        return values
+    return values + rng.standard_normal(np.shape(values)) * noise.sd(values)
+
+
 def quantize(values: np.ndarray, resolution: float | None) -> np.ndarray:
     """quantize_value over an array (exact, so one element at a time)."""
     arr = np.asarray(values, dtype=float)

@@ -22,6 +22,7 @@ from typing import Optional
 import numpy as np
 
 from .card import CompiledCard
+from .controls import Presentation
 from .failure import classify_failure
 from .oracle import Rejection
 from .players.base import EpisodeState, PlayerFactory, PlayerFault, PlayerGaveUp
@@ -66,19 +67,12 @@ def task_view(card: CompiledCard, env: str, setting: str, protocol: str, budget:
     return view
 
 
-def preset_observations(card: CompiledCard, env: str, budget: int) -> list[Observation]:
-    """The first `budget` points of the card's design, observed (quantised)."""
-    points = card.data.design.points[:budget]
-    if not points:
-        return []
-    inputs = {name: np.array([p[name] for p in points]) for name in card.input_names}
-    outputs = card.simulate(env, inputs)
-    return [Observation(inputs={k: float(v[i]) for k, v in inputs.items()},
-                        outputs={k: float(v[i]) for k, v in outputs.items()})
-            for i in range(len(points))]
+NOISE_RULE = (" Observations carry measurement noise where an output's `noise` says so: gaussian, "
+              "with a standard deviation of abs + rel·|value| (in the output's unit); repeating an "
+              "experiment gives a fresh reading.")
 
 
-def action_problem(action: Action, card: CompiledCard, protocol: str) -> Optional[str]:
+def action_problem(action: Action, card, protocol: str) -> Optional[str]:
     """Why an action breaks the action format (not a protocol rule), or None."""
     if not action.hypotheses:
         return "an action must report at least one hypothesis"
@@ -142,8 +136,11 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
     """
     env, setting, protocol = key.environment, key.setting, key.protocol
     cap = max_steps if protocol == "adaptive" else None
-    task = task_view(card, env, setting, protocol, key.budget, cap)
-    given = preset_observations(card, env, key.budget) if protocol == "fixed" else []
+    shown = Presentation(card, key.controls, seed)
+    task = shown.view(task_view(card, env, setting, protocol, key.budget, cap))
+    if any(o["noise"] for o in task["outputs"]):
+        task["rules"] += NOISE_RULE
+    given = shown.preset(env, key.budget) if protocol == "fixed" else []
     state = EpisodeState(task=task, setting=setting, protocol=protocol, threshold=card.data.threshold,
                          observations=list(given), turns=[], must_submit=protocol != "adaptive",
                          steps_left=cap if protocol == "adaptive" else None, seed=seed,
@@ -162,7 +159,7 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
             action, used = await player.act(state)
             usage = usage + used
             turn = Turn(index=index, action=action, usage=used)
-            problem = action_problem(action, card, protocol)
+            problem = action_problem(action, shown, protocol)
             corrections = 0
             while problem is not None:
                 if corrections >= MAX_CORRECTIONS:
@@ -174,7 +171,7 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
                 action, used = await player.reject(state, action, problem)
                 usage = usage + used
                 turn = Turn(index=index, action=action, usage=used)
-                problem = action_problem(action, card, protocol)
+                problem = action_problem(action, shown, protocol)
             turn_breaks = protocol_breaks(action, state)
             if action.submission is not None:
                 turn = turn.model_copy(update={"breaks": turn_breaks})
@@ -194,10 +191,8 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
                 experiments += 1
                 ex = action.experiment
                 try:
-                    observed = card.simulate(env, ex.inputs, outputs=ex.outputs)
-                    response = OracleResponse(observation=Observation(
-                        inputs={k: float(v) for k, v in ex.inputs.items()},
-                        outputs={k: float(v[0]) for k, v in observed.items()}))
+                    response = OracleResponse(observation=shown.observe(env, ex.inputs, ex.outputs,
+                                                                        experiments - 1))
                     state.observations.append(response.observation)
                 except Rejection as rej:
                     response = OracleResponse(rejected=rej.reasons)
@@ -221,23 +216,23 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
         await player.close()
     wall = time.perf_counter() - started
     steps = experiments if protocol == "adaptive" else len(given)
-    episode.outcome = judge(card, env, submission_action, breaks, steps, wall, usage)
+    episode.outcome = judge(shown, env, submission_action, breaks, steps, wall, usage)
     episode.spent = usage
     return episode
 
 
-def judge(card: CompiledCard, env: str, action: Optional[Action], breaks: list[str], steps: int,
+def judge(shown: Presentation, env: str, action: Optional[Action], breaks: list[str], steps: int,
           wall: float, usage: Usage) -> Outcome:
-    """Score the submission and decide success and failure mode."""
+    """Score the submission (in the player's names, under the episode's
+    controls) and decide success and failure mode."""
     protocol_ok = not breaks
     if action is None:
         return Outcome(submitted=False, valid=False, reason="no submission", ps=0.0, weak=False,
                        strict=False, protocol_ok=protocol_ok, breaks=breaks, weak_success=False,
                        strict_success=False, failure_mode="no_usable_answer", steps=steps,
                        wall_time=wall, usage=usage)
-    predictor = action.submission.predictor
-    score = card.score(predictor, env)
-    mode = classify_failure(card, env, predictor, score)
+    score, target, predictor = shown.score(action.submission.predictor, env)
+    mode = classify_failure(target, env, predictor, score)
     if mode is None and not protocol_ok and score.weak:
         mode = "protocol_violation"  # a passing answer reached by breaking the protocol
     if not protocol_ok or score.strict is False:
@@ -248,4 +243,4 @@ def judge(card: CompiledCard, env: str, action: Optional[Action], breaks: list[s
                    strict=score.strict, strict_reason=score.strict_reason, protocol_ok=protocol_ok,
                    breaks=breaks, weak_success=score.weak and protocol_ok,
                    strict_success=strict_success, failure_mode=mode, steps=steps, wall_time=wall,
-                   usage=usage)
+                   usage=usage, ps_ood=score.ps_ood, weak_ood=score.weak_ood)

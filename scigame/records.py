@@ -8,7 +8,7 @@ with every episode; bump it on an incompatible change.
 from __future__ import annotations
 
 import math
-from typing import Any, Literal, Optional
+from typing import Any, ClassVar, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -154,10 +154,18 @@ class Outcome(_Record):
     steps: int  # experiments proposed (adaptive) or observations given (fixed)
     wall_time: float
     usage: Usage = Usage()
+    #: PS and weak on the out-of-domain set (cards with `evaluation N ood F`), else None.
+    ps_ood: Optional[float] = None
+    weak_ood: Optional[bool] = None
+
+
+Context = Literal["full", "no-background", "anonymous"]
 
 
 class EpisodeKey(_Record):
-    """What identifies an episode in the store."""
+    """What identifies an episode in the store. The last three fields are
+    the episode's experimental controls (see scigame.controls); their
+    defaults are the card as written."""
 
     card_hash: str
     card: str
@@ -167,10 +175,37 @@ class EpisodeKey(_Record):
     budget: int  # B for fixed, the step cap for adaptive, 0 for prior
     repetition: int
     player: str
+    noise: Optional[float] = None  # relative noise on every output; None: each output's own
+    context: Context = "full"
+    distractors: int = 0
+
+    #: The store's key columns, in order (`as_tuple` gives their values).
+    COLUMNS: ClassVar[tuple[str, ...]] = ("card_hash", "environment", "setting", "protocol", "budget",
+                                          "repetition", "player", "noise", "context", "distractors")
 
     def as_tuple(self) -> tuple:
         return (self.card_hash, self.environment, self.setting, self.protocol, self.budget,
-                self.repetition, self.player)
+                self.repetition, self.player, noise_column(self.noise), self.context, self.distractors)
+
+    @classmethod
+    def row_key(cls, row) -> tuple:
+        """The key of a store row (a mapping with the COLUMNS), as `as_tuple` gives it."""
+        return tuple(row[c] for c in cls.COLUMNS)
+
+    def replay_key(self) -> tuple:
+        """The key without the player: the same episode played by another player."""
+        return tuple(v for c, v in zip(self.COLUMNS, self.as_tuple()) if c != "player")
+
+    @property
+    def controls(self):
+        from .controls import Controls
+        return Controls(noise=self.noise, context=self.context, distractors=self.distractors)
+
+
+def noise_column(noise: Optional[float]) -> str:
+    """The store's spelling of a noise control ('card': each output's own;
+    SQLite keys cannot hold NULL reliably)."""
+    return "card" if noise is None else repr(float(noise))
 
 
 class Episode(_Record):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import platform
 import time
@@ -42,6 +43,10 @@ class EvalConfig:
     rerun_failed: bool = False
     max_cost: Optional[float] = None  # dollars: stop starting episodes once the run has spent this
     window: Optional[str] = None  # FROM..TO: Temporal cards whose two dates both fall inside
+    #: Experimental controls, each an axis of the matrix (see scigame.controls):
+    noises: list[Optional[float]] = field(default_factory=lambda: [None])  # None: each card's own noise
+    contexts: list[str] = field(default_factory=lambda: ["full"])
+    distractors: list[int] = field(default_factory=lambda: [0])
     llm: dict = field(default_factory=dict)  # LLMConfig fields and `models` for openai:MODEL players
 
 
@@ -72,7 +77,10 @@ class RunReport:
 def episode_seed(base: int, key: EpisodeKey) -> int:
     """A stable seed per episode: the same key always plays the same way,
     and repetitions differ."""
-    text = json.dumps([base, *key.as_tuple()[:-1]])
+    played = [key.card_hash, key.environment, key.setting, key.protocol, key.budget, key.repetition]
+    if not key.controls.is_default:  # default controls keep the seeds runs had before controls existed
+        played.append(key.controls.model_dump())
+    text = json.dumps([base, *played])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
@@ -122,25 +130,31 @@ def select_temporal(cards: list[CompiledCard], player_name: str,
     return kept, excluded
 
 
+def _cells(config: EvalConfig, card: CompiledCard):
+    """(environment, setting, protocol, budget) of every cell of one card."""
+    for env, setting, protocol in itertools.product(config.environments, config.settings, config.protocols):
+        if protocol == "fixed":
+            budgets = config.budgets
+        elif protocol == "adaptive":
+            budgets = [config.max_steps or card.data.max_steps or 0]
+        else:
+            budgets = [0]
+        for budget in budgets:
+            yield env, setting, protocol, budget
+
+
 def plan(config: EvalConfig, cards: list[CompiledCard], player_name: str) -> list[PlannedEpisode]:
     planned = []
+    controls = list(itertools.product(config.noises, config.contexts, config.distractors))
     for card in cards:
-        for env in config.environments:
-            for setting in config.settings:
-                for protocol in config.protocols:
-                    if protocol == "fixed":
-                        budgets = config.budgets
-                    elif protocol == "adaptive":
-                        budgets = [config.max_steps or card.data.max_steps or 0]
-                    else:
-                        budgets = [0]
-                    for budget in budgets:
-                        for rep in range(config.repetitions):
-                            key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name,
-                                             environment=env, setting=setting, protocol=protocol,
-                                             budget=budget, repetition=rep, player=player_name)
-                            steps = (budget or None) if protocol == "adaptive" else None
-                            planned.append(PlannedEpisode(key, card, episode_seed(config.seed, key), steps))
+        for (env, setting, protocol, budget), (noise, context, k) in itertools.product(
+                _cells(config, card), controls):
+            for rep in range(config.repetitions):
+                key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment=env,
+                                 setting=setting, protocol=protocol, budget=budget, repetition=rep,
+                                 player=player_name, noise=noise, context=context, distractors=k)
+                steps = (budget or None) if protocol == "adaptive" else None
+                planned.append(PlannedEpisode(key, card, episode_seed(config.seed, key), steps))
     return planned
 
 

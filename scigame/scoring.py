@@ -40,6 +40,9 @@ class Score(BaseModel):
     strict_reason: str = ""
     points: int
     outputs: dict[str, OutputScore] = {}
+    #: On the out-of-domain set (cards with `evaluation N ood F`); None without one.
+    ps_ood: Optional[float] = None
+    weak_ood: Optional[bool] = None
 
 
 def scaled_errors(predicted: np.ndarray, truth: np.ndarray, tol_abs: float, tol_rel: float) -> np.ndarray:
@@ -66,6 +69,7 @@ def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> S
     except PredictorInvalid as exc:
         return Score(environment=env, valid=False, reason=exc.reason, path=exc.path, ps=0.0,
                      weak=False, strict=False, strict_reason="the predictor is invalid", points=n)
+    ood = _ood_score(card, clean, env)
     per_output: dict[str, OutputScore] = {}
     errors = []
     for o in card.data.outputs:
@@ -84,10 +88,30 @@ def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> S
         return Score(environment=env, valid=True, ps=ps, weak=False, strict=False,
                      strict_reason=f"not weak: the largest scaled error of {worst} is "
                                    f"{per_output[worst].max_error:.3g} > 1",
-                     points=n, outputs=per_output)
+                     points=n, outputs=per_output, **ood)
     strict, reason = _strict(card, clean, env, per_output, strict_timeout)
     return Score(environment=env, valid=True, ps=ps, weak=True, strict=strict, strict_reason=reason,
-                 points=n, outputs=per_output)
+                 points=n, outputs=per_output, **ood)
+
+
+def _ood_score(card, predictor: dict, env: str) -> dict:
+    """ps_ood and weak_ood on the card's out-of-domain set, by the same
+    formulas as PS and weak (empty without one). A predictor undefined
+    somewhere out of domain scores PS 0 and fails weak there."""
+    ev = card.evaluation
+    if ev.ood_inputs is None or ev.ood_outputs is None:
+        return {}
+    inputs = {k: np.asarray(v, dtype=float) for k, v in ev.ood_inputs.items()}
+    try:
+        predicted = evaluate_predictor(predictor, inputs)
+    except PredictorInvalid:
+        return {"ps_ood": 0.0, "weak_ood": False}
+    errors = []
+    for o in card.data.outputs:
+        truth = np.asarray(ev.ood_outputs[env][o.name], dtype=float)
+        errors.append(scaled_errors(np.broadcast_to(predicted[o.name], truth.shape), truth,
+                                    o.tol_abs, o.tol_rel))
+    return {"ps_ood": prediction_score(errors), "weak_ood": bool(all(e.max() <= 1.0 for e in errors))}
 
 
 #: Strict verdicts already reached in this process, keyed by card, world,

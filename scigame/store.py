@@ -1,7 +1,7 @@
 """The run store: one SQLite database per run folder, one row per episode.
 
 Rows are keyed by (card hash, environment, setting, protocol, budget,
-repetition, player) and hold the full episode record as JSON plus the
+repetition, player, and the controls noise, context and distractors) and hold the full episode record as JSON plus the
 columns summaries need. Each episode is written in its own transaction
 (WAL mode), so a run killed at any moment loses at most the episodes in
 flight, and rerunning the same command skips what is finished.
@@ -26,6 +26,9 @@ CREATE TABLE IF NOT EXISTS episodes (
     budget      INTEGER NOT NULL,
     repetition  INTEGER NOT NULL,
     player      TEXT NOT NULL,
+    noise       TEXT NOT NULL DEFAULT 'card',
+    context     TEXT NOT NULL DEFAULT 'full',
+    distractors INTEGER NOT NULL DEFAULT 0,
     card        TEXT NOT NULL,
     collection  TEXT NOT NULL,
     status      TEXT NOT NULL,
@@ -43,9 +46,12 @@ CREATE TABLE IF NOT EXISTS episodes (
     input_tokens  INTEGER,
     output_tokens INTEGER,
     cost_usd    REAL,
+    ps_ood      REAL,
+    weak_ood    INTEGER,
     record      TEXT NOT NULL,
     written_at  REAL NOT NULL,
-    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player)
+    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player,
+                 noise, context, distractors)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS judgements (
@@ -56,6 +62,9 @@ CREATE TABLE IF NOT EXISTS judgements (
     budget      INTEGER NOT NULL,
     repetition  INTEGER NOT NULL,
     player      TEXT NOT NULL,
+    noise       TEXT NOT NULL DEFAULT 'card',
+    context     TEXT NOT NULL DEFAULT 'full',
+    distractors INTEGER NOT NULL DEFAULT 0,
     judge       TEXT NOT NULL,
     effects     REAL,
     comparison  REAL,
@@ -68,9 +77,18 @@ CREATE TABLE IF NOT EXISTS judgements (
     cost_usd    REAL,
     record      TEXT NOT NULL,
     written_at  REAL NOT NULL,
-    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player, judge)
+    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player,
+                 noise, context, distractors, judge)
 );
 """
+
+#: Columns that identify an episode, in key order, and the WHERE clause on them.
+KEY_COLUMNS = EpisodeKey.COLUMNS
+_WHERE_KEY = " AND ".join(f"{c}=?" for c in KEY_COLUMNS)
+#: Columns added since the first store format, with what an older row means by them.
+_ADDED = {"episodes": {"noise": "'card'", "context": "'full'", "distractors": "0", "ps_ood": "NULL",
+                       "weak_ood": "NULL"},
+          "judgements": {"noise": "'card'", "context": "'full'", "distractors": "0"}}
 
 DB_NAME = "episodes.sqlite"
 
@@ -89,8 +107,35 @@ class Store:
         self.db = sqlite3.connect(self.path, timeout=30.0)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
+        self._migrate()
         self.db.executescript(SCHEMA)
         self.db.commit()
+
+    def _migrate(self) -> None:
+        """Bring a store written before the control columns up to date: the
+        key changed, so each such table is rebuilt with its rows kept (they
+        were played with the default controls)."""
+        for table, added in _ADDED.items():
+            have = [r[1] for r in self.db.execute(f"PRAGMA table_info({table})")]
+            if not have or all(c in have for c in added):
+                continue
+            old = f"{table}_before_controls"
+            with self.db:
+                self.db.execute(f"ALTER TABLE {table} RENAME TO {old}")
+                self.db.executescript(SCHEMA)
+                fill = ", ".join(c if c in have else added[c] for c in self._columns(table))
+                self.db.execute(f"INSERT INTO {table} ({', '.join(self._columns(table))}) SELECT {fill} FROM {old}")
+                self.db.execute(f"DROP TABLE {old}")
+
+    def _columns(self, table: str) -> list[str]:
+        return [r[1] for r in self.db.execute(f"PRAGMA table_info({table})")]
+
+    def _insert(self, table: str, values: dict) -> None:
+        """INSERT OR REPLACE one row, naming its columns."""
+        names = ", ".join(values)
+        with self.db:
+            self.db.execute(f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({', '.join('?' * len(values))})",
+                            tuple(values.values()))
 
     def close(self) -> None:
         self.db.close()
@@ -113,46 +158,45 @@ class Store:
     # -- episodes ----------------------------------------------------------------
     def status(self, key: EpisodeKey) -> Optional[tuple[str, Optional[int]]]:
         """(status, weak_success) of a stored episode, or None."""
-        row = self.db.execute(
-            "SELECT status, weak_success FROM episodes WHERE card_hash=? AND environment=? AND setting=? "
-            "AND protocol=? AND budget=? AND repetition=? AND player=?", key.as_tuple()).fetchone()
+        row = self.db.execute(f"SELECT status, weak_success FROM episodes WHERE {_WHERE_KEY}",
+                              key.as_tuple()).fetchone()
         return (row[0], row[1]) if row else None
 
     def put(self, episode: Episode) -> None:
         """Write one episode atomically (replacing an earlier attempt)."""
         k, o = episode.key, episode.outcome
         usage = episode.spent if episode.spent.calls or not o else o.usage
-        row = (*k.as_tuple(), k.card, episode.collection, episode.status,
-               _b(o.submitted) if o else None, _b(o.valid) if o else None, o.ps if o else None,
-               _b(o.weak) if o else None, _b(o.strict) if o else None,
-               _b(o.weak_success) if o else None, _b(o.strict_success) if o else None,
-               _b(o.protocol_ok) if o else None, o.failure_mode if o else None,
-               o.steps if o else None, o.wall_time if o else None,
-               usage.input_tokens if usage else None, usage.output_tokens if usage else None,
-               usage.cost_usd if usage else None, episode.model_dump_json(), time.time())
-        with self.db:
-            self.db.execute(f"INSERT OR REPLACE INTO episodes VALUES ({', '.join('?' * len(row))})", row)
+        outcome = {} if o is None else {
+            "submitted": _b(o.submitted), "valid": _b(o.valid), "ps": o.ps, "weak": _b(o.weak),
+            "strict": _b(o.strict), "weak_success": _b(o.weak_success),
+            "strict_success": _b(o.strict_success), "protocol_ok": _b(o.protocol_ok),
+            "failure_mode": o.failure_mode, "steps": o.steps, "wall_time": o.wall_time,
+            "ps_ood": o.ps_ood, "weak_ood": _b(o.weak_ood)}
+        self._insert("episodes", {
+            **dict(zip(KEY_COLUMNS, k.as_tuple())), "card": k.card, "collection": episode.collection,
+            "status": episode.status, **outcome, "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens, "cost_usd": usage.cost_usd,
+            "record": episode.model_dump_json(), "written_at": time.time()})
 
     def episodes(self, **where) -> Iterator[Episode]:
         """Stored episodes, optionally filtered by column values."""
         sql = "SELECT record FROM episodes"
         if where:
             sql += " WHERE " + " AND ".join(f"{k} = ?" for k in where)
-        sql += " ORDER BY card, environment, setting, protocol, budget, repetition, player"
+        sql += " ORDER BY card, environment, setting, protocol, budget, repetition, player, noise, context, distractors"
         for (record,) in self.db.execute(sql, tuple(where.values())):
             yield Episode.model_validate_json(record)
 
     def rows(self) -> list[dict]:
         cur = self.db.execute("SELECT * FROM episodes ORDER BY card, environment, setting, protocol, "
-                              "budget, repetition, player")
+                              "budget, repetition, player, noise, context, distractors")
         names = [d[0] for d in cur.description]
         return [dict(zip(names, r)) for r in cur.fetchall()]
 
     # -- judgements ---------------------------------------------------------------
     def judged(self, key: EpisodeKey, judge: str) -> bool:
-        return self.db.execute(
-            "SELECT 1 FROM judgements WHERE card_hash=? AND environment=? AND setting=? AND protocol=? "
-            "AND budget=? AND repetition=? AND player=? AND judge=?", (*key.as_tuple(), judge)).fetchone() is not None
+        return self.db.execute(f"SELECT 1 FROM judgements WHERE {_WHERE_KEY} AND judge=?",
+                               (*key.as_tuple(), judge)).fetchone() is not None
 
     def put_judgement(self, key: EpisodeKey, judge: str, judgement) -> None:
         u = judgement.usage
@@ -160,15 +204,17 @@ class Store:
                              "reasons": judgement.reasons, "failure": judgement.failure,
                              "unverified": judgement.unverified, "raw": judgement.raw,
                              "usage": u.model_dump()})
-        row = (*key.as_tuple(), judge, judgement.scores["effects"], judgement.scores["comparison"],
-               judgement.scores["evidence"], judgement.ses, judgement.unverified, judgement.failure,
-               u.input_tokens, u.output_tokens, u.cost_usd, record, time.time())
-        with self.db:
-            self.db.execute(f"INSERT OR REPLACE INTO judgements VALUES ({', '.join('?' * len(row))})", row)
+        self._insert("judgements", {
+            **dict(zip(KEY_COLUMNS, key.as_tuple())), "judge": judge,
+            "effects": judgement.scores["effects"], "comparison": judgement.scores["comparison"],
+            "evidence": judgement.scores["evidence"], "ses": judgement.ses,
+            "unverified": judgement.unverified, "failure": judgement.failure,
+            "input_tokens": u.input_tokens, "output_tokens": u.output_tokens, "cost_usd": u.cost_usd,
+            "record": record, "written_at": time.time()})
 
     def judgement_rows(self) -> list[dict]:
         cur = self.db.execute("SELECT * FROM judgements ORDER BY card_hash, environment, setting, protocol, "
-                              "budget, repetition, player, judge")
+                              "budget, repetition, player, noise, context, distractors, judge")
         names = [d[0] for d in cur.description]
         return [dict(zip(names, r)) for r in cur.fetchall()]
 

@@ -1,5 +1,6 @@
 """Summaries of a run: ESR, PS and counts by collection × setting ×
-environment × protocol (× budget), from the store's rows.
+environment × protocol (× budget × the controls noise, context and
+distractors), from the store's rows.
 
 Counts are reported apart and never folded into a mean silently:
   finished      episodes with an outcome (unfinished ones are listed apart)
@@ -18,12 +19,14 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-GROUP = ("player", "collection", "setting", "environment", "protocol", "budget")
-COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
-                   "invalid", "missing", "undetermined", "protocol_breaks", "mean_ses", "judged",
-                   "input_tokens", "output_tokens", "cost_usd")
+from .records import EpisodeKey
 
-_KEY = ("card_hash", "environment", "setting", "protocol", "budget", "repetition", "player")
+GROUP = ("player", "collection", "setting", "environment", "protocol", "budget", "noise", "context",
+         "distractors")
+COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
+                   "invalid", "missing", "undetermined", "protocol_breaks", "mean_ps_ood", "weak_ood",
+                   "mean_ses", "judged", "input_tokens", "output_tokens", "cost_usd")
+
 
 
 def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
@@ -31,7 +34,7 @@ def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
     per: dict[tuple, list[float]] = defaultdict(list)
     for j in judgements:
         if j["ses"] is not None:
-            per[tuple(j[k] for k in _KEY)].append(j["ses"])
+            per[EpisodeKey.row_key(j)].append(j["ses"])
     return {k: sum(v) / len(v) for k, v in per.items()}
 
 
@@ -70,12 +73,22 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[di
             "missing": sum(1 for r in done if not r["submitted"]),
             "undetermined": n - len(decided),
             "protocol_breaks": sum(1 for r in done if not r["protocol_ok"]),
-            **_ses_columns([ses[k] for k in (tuple(r[c] for c in _KEY) for r in done) if k in ses]),
+            **_ood_columns([r for r in done if r.get("ps_ood") is not None]),
+            **_ses_columns([ses[k] for k in map(EpisodeKey.row_key, done) if k in ses]),
             "input_tokens": sum(r["input_tokens"] or 0 for r in done),
             "output_tokens": sum(r["output_tokens"] or 0 for r in done),
             "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
         })
     return out
+
+
+def _ood_columns(rows: list[dict]) -> dict:
+    """Mean out-of-domain PS and the share passing weak out of domain, over
+    the episodes of cards with an out-of-domain set (None where there are none)."""
+    if not rows:
+        return {"mean_ps_ood": None, "weak_ood": None}
+    return {"mean_ps_ood": sum(r["ps_ood"] for r in rows) / len(rows),
+            "weak_ood": sum(r["weak_ood"] for r in rows) / len(rows)}
 
 
 def _ses_columns(values: list[float]) -> dict:

@@ -27,6 +27,10 @@ CARDS_DIR = REPO / "cards"
 # (card stem, target code, line, column, text that starts at that column;
 #  "" means the end of the line, i.e. the end of the file)
 POSITIONS = [
+    ("E520_negative_noise", "E520", 16, 81, '-1%'),
+    ("E521_ood_factor", "E521", 28, 29, '0.5'),
+    ("E302_unknown_noise_model", "E302", 16, 68, 'gausian'),
+    ("W320_noise_hides_counterfactual", "W320", 16, 62, 'noise gaussian'),
     ("E100_bad_character", "E100", 21, 26, '$'),
     ("E100_bad_domain", "E100", 15, 25, '20 '),
     ("E100_counterfactual_without_label", "E100", 23, 18, '{'),

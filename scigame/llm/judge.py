@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ..card import CompiledCard
-from ..records import Episode, Usage
+from ..records import Episode, EpisodeKey, Usage
 from .client import ChatClient
 from .prompts import JUDGE_SYSTEM, judge_message, neutralise_markers, reply_object
 
@@ -266,8 +266,7 @@ def agreement(judgement_rows: list[dict]) -> dict[str, Optional[float]]:
     by_episode: dict[tuple, dict[str, dict]] = {}
     judges = sorted({r["judge"] for r in judgement_rows})
     for r in judgement_rows:
-        k = (r["card_hash"], r["environment"], r["setting"], r["protocol"], r["budget"], r["repetition"], r["player"])
-        by_episode.setdefault(k, {})[r["judge"]] = r
+        by_episode.setdefault(EpisodeKey.row_key(r), {})[r["judge"]] = r
     out = {}
     for column in (*CRITERIA, "ses"):
         units = [[rows.get(j, {}).get(column) for j in judges] for rows in by_episode.values()]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..records import Action, Episode, Usage
+from ..records import Action, Episode, EpisodeKey, Usage
 from ..store import DB_NAME, Store
 from .base import EpisodeState, Player, PlayerGaveUp
 
@@ -32,8 +32,7 @@ class ReplayLibrary:
         self.source_player = players[0] if players else "none"
         self.by_key: dict[tuple, Episode] = {}
         for e in episodes:
-            k = e.key
-            self.by_key[(k.card_hash, k.environment, k.setting, k.protocol, k.budget, k.repetition)] = e
+            self.by_key[e.key.replay_key()] = e
 
     def factory(self) -> "ReplayPlayer":
         return ReplayPlayer(self)
@@ -47,9 +46,7 @@ class ReplayPlayer(Player):
         self.actions: list[Action] | None = None
 
     def _load(self, state: EpisodeState) -> list[Action]:
-        k = state.episode
-        key = (k["card_hash"], k["environment"], k["setting"], k["protocol"], k["budget"], k["repetition"])
-        episode = self.library.by_key.get(key)
+        episode = self.library.by_key.get(EpisodeKey.model_validate(state.episode).replay_key())
         if episode is None:
             raise PlayerGaveUp("replay: no stored episode for this key")
         return [t.action for t in episode.turns if t.action is not None and t.malformed is None]
