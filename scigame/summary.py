@@ -35,10 +35,10 @@ _KEY = ("card_hash", "environment", "setting", "protocol", "budget", "repetition
 _NOT_AXES = ("card_hash", "card", "repetition")
 
 
-def axes(rows: list[dict]) -> tuple[str, ...]:
-    """The grouping axes: GROUP, then every other episode-key field that
-    some row carries (fields added to `EpisodeKey` after GROUP was written)."""
-    extra = [f for f in EpisodeKey.model_fields if f not in GROUP and f not in _NOT_AXES
+def axes(rows: list[dict], key_fields=None) -> tuple[str, ...]:
+    """The grouping axes: GROUP, then every other key field (`EpisodeKey`'s
+    unless given, e.g. a store's primary key) that some row carries."""
+    extra = [f for f in (key_fields or EpisodeKey.model_fields) if f not in GROUP and f not in _NOT_AXES
              and any(r.get(f) is not None for r in rows)]
     return GROUP + tuple(extra)
 
@@ -50,6 +50,11 @@ def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
         if j["ses"] is not None:
             per[tuple(j[k] for k in _KEY)].append(j["ses"])
     return {k: sum(v) / len(v) for k, v in per.items()}
+
+
+def ses_values(rows: list[dict], ses: dict[tuple, float]) -> list[float]:
+    """The SES of each of these rows' episodes that was judged (`episode_ses`)."""
+    return [ses[k] for k in (tuple(r[c] for c in _KEY) for r in rows) if k in ses]
 
 
 def current_rows(rows: list[dict]) -> tuple[list[dict], int]:
@@ -89,7 +94,7 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None,
             "missing": sum(1 for r in done if not r["submitted"]),
             "undetermined": n - len(decided),
             "protocol_breaks": sum(1 for r in done if not r["protocol_ok"]),
-            **_ses_columns([ses[k] for k in (tuple(r[c] for c in _KEY) for r in done) if k in ses]),
+            **_ses_columns(ses_values(done, ses)),
             "input_tokens": sum(r["input_tokens"] or 0 for r in done),
             "output_tokens": sum(r["output_tokens"] or 0 for r in done),
             "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),

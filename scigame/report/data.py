@@ -16,7 +16,7 @@ from pathlib import Path
 from ..card import CompiledCard
 from ..records import Episode
 from ..store import DB_NAME, Store
-from ..summary import _KEY, axes, current_rows
+from ..summary import axes, current_rows
 
 
 class RunFolderError(ValueError):
@@ -42,13 +42,14 @@ class Provenance:
 class Runs:
     rows: list[dict] = field(default_factory=list)
     judgements: list[dict] = field(default_factory=list)
-    episodes: dict[tuple, Episode] = field(default_factory=dict)  # by _KEY
+    episodes: dict[tuple, Episode] = field(default_factory=dict)  # by the store's key
+    key_fields: list[str] = field(default_factory=list)  # the stores' key columns, in order
     cards: dict[str, CompiledCard] = field(default_factory=dict)  # by source hash
     provenance: list[Provenance] = field(default_factory=list)
 
     @property
     def axes(self) -> tuple[str, ...]:
-        return axes(self.rows)
+        return axes(self.rows, self.key_fields)
 
     @property
     def players(self) -> list[str]:
@@ -88,6 +89,13 @@ def _with_form_credit(row: dict, episode: Episode) -> dict:
     return row
 
 
+def _key_fields(store: Store) -> list[str]:
+    """The episodes table's primary-key columns: the episode key as this
+    store knows it (a newer scigame may key on more fields than this one)."""
+    info = store.db.execute("PRAGMA table_info(episodes)").fetchall()
+    return [name for _, name, *_rest, pk in sorted(info, key=lambda c: c[-1]) if pk]
+
+
 def load_runs(folders: list[str | Path]) -> Runs:
     """Every folder's current rows (latest card versions), pooled."""
     from ..llm.judge import compiled_cards
@@ -99,9 +107,11 @@ def load_runs(folders: list[str | Path]) -> Runs:
         with Store(folder) as store:
             rows, judgements = store.rows(), store.judgement_rows()
             spent = store.total_cost()
+            fields = _key_fields(store)
+        runs.key_fields += [f for f in fields if f not in runs.key_fields]
         rows, stale = current_rows(rows)
         for r in rows:
-            key = tuple(r[k] for k in _KEY)
+            key = tuple(sorted((k, r[k]) for k in fields))
             if key in runs.episodes:
                 raise RunFolderError(f"{folder}: episode {r['card']} {r['environment']} {r['setting']} "
                                      f"{r['protocol']} B={r['budget']} rep {r['repetition']} of "

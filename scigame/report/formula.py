@@ -26,6 +26,15 @@ def _variables(tree) -> set[str]:
     return names
 
 
+def _integral(tree):
+    """The tree with integral floats as ints, so that r^2.0 prints as r^2."""
+    if isinstance(tree, float) and tree.is_integer() and abs(tree) < 1e15:
+        return int(tree)
+    if isinstance(tree, dict) and isinstance(tree.get("args"), list):
+        return {**tree, "args": [_integral(a) for a in tree["args"]]}
+    return tree
+
+
 def plain_text(tree) -> str:
     try:
         return tree_text(tree)
@@ -38,7 +47,7 @@ def formula_html(output: str, tree) -> str:
     text = plain_text(tree)
     try:
         symbols = {n: sympy.Symbol(n, real=True) for n in _variables(tree)}
-        expr = tree_to_sympy(tree, symbols)
+        expr = tree_to_sympy(_integral(tree), symbols)
         from sympy.printing.mathml import mathml
         body = mathml(expr, printer="presentation")
     except (TreeError, TypeError, ValueError, RecursionError, AttributeError):

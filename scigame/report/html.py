@@ -34,7 +34,7 @@ tr:nth-child(even) td{background:#fafbfc}.note{color:#6a4a00;background:#fff8e1;
 margin:.3rem 0;font-size:.85rem}figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600}
 details{margin:.3rem 0 .3rem .5rem}summary{cursor:pointer}.ok{color:#0a6b2d}.bad{color:#a3161b}
 .muted{color:#667}pre{background:#f4f5f7;padding:.4rem;overflow-x:auto;font-size:.8rem}
-nav a{margin-right:.8rem}math.formula{font-size:1.05rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
+nav a{margin-right:.8rem}math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
 margin:.4rem 0}
 """
 
@@ -64,7 +64,8 @@ def _law_html(card) -> str:
         env = d.environments.get(env_name)
         if env is None:
             continue
-        params = ", ".join(f"{p.name} = {p.value_si:g} {p.unit}" for p in env.params) or "none"
+        params = ", ".join(f"{p.name} = {p.value_si:g}{'' if p.unit == '1' else ' ' + p.unit}"
+                           for p in env.params) or "none"
         for out, tree in env.laws.items():
             rows.append(f"<tr><td>{env_name}</td><td>{formula_html(out, tree)}</td>"
                         f"<td><code>{_e(env.law_text.get(out, ''))}</code></td><td>{_e(params)}</td></tr>")
@@ -92,8 +93,9 @@ def _turn_html(turn) -> str:
     if turn.malformed:
         parts.append(f' <span class="bad">malformed: {_e(turn.malformed)}</span>')
     if a is not None:
-        hyps = "".join(f"<li>[{i}] {h.confidence:.2f}: {_e(h.statement)}</li>" for i, h in enumerate(a.hypotheses))
-        parts.append(f"<ol start=\"0\" class=\"hypotheses\">{hyps}</ol>")
+        hyps = "".join(f"<li>[{i}] confidence {h.confidence:.2f}: {_e(h.statement)}</li>"
+                       for i, h in enumerate(a.hypotheses))
+        parts.append(f'<ul class="hypotheses">{hyps}</ul>')
         if a.notes:
             parts.append(f'<p class="muted">notes: {_e(a.notes)}</p>')
         if a.experiment is not None:

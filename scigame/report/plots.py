@@ -50,6 +50,14 @@ def _pyplot():
     return plt
 
 
+_STYLES = [dict(marker="o", linestyle="-"), dict(marker="s", linestyle="--"), dict(marker="^", linestyle=":"),
+           dict(marker="D", linestyle="-.")]
+
+
+def _style(j: int) -> dict:
+    return _STYLES[j % len(_STYLES)]
+
+
 def _errors(points: list[tuple[float, tuple | None]]) -> list[list[float]]:
     """matplotlib's yerr (below, above) from (value, interval) pairs."""
     lo = [v - ci[0] if ci else 0.0 for v, ci in points]
@@ -90,23 +98,27 @@ def _budget(plt, runs: Runs, players: list[str]) -> Figure | None:
     if not fixed and not adaptive:
         return None
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for p in players:
+    budgets: set[int] = set()
+    for j, p in enumerate(players):
         by: dict[int, list[dict]] = defaultdict(list)
         for r in fixed:
             if r["player"] == p:
                 by[r["budget"]].append(r)
         if by:
             bs = sorted(by)
+            budgets.update(bs)
             pts = [(sum(bool(r["weak_success"]) for r in by[b]) / len(by[b]),
                     wilson(sum(bool(r["weak_success"]) for r in by[b]), len(by[b]))) for b in bs]
-            left.errorbar(bs, [v for v, _ in pts], yerr=_errors(pts), marker="o", capsize=3,
+            left.errorbar(bs, [v for v, _ in pts], yerr=_errors(pts), capsize=3, **_style(j),
                           label=f"{p} (n={sum(len(v) for v in by.values())})")
         mine = [r for r in adaptive if r["player"] == p]
         if mine:
             top = max(r["steps"] for r in mine)
             steps = list(range(top + 1))
             share = [sum(1 for r in mine if r["weak_success"] and r["steps"] <= s) / len(mine) for s in steps]
-            right.step(steps, share, where="post", label=f"{p} (n={len(mine)})")
+            right.step(steps, share, where="post", linestyle=_style(j)["linestyle"], label=f"{p} (n={len(mine)})")
+    if budgets:
+        left.set_xticks(sorted(budgets))
     left.set(title="Fixed: weak ESR against the budget B", xlabel="budget B (given observations)",
              ylabel="weak ESR (95% Wilson interval)", ylim=(0, 1.05))
     right.set(title="Adaptive: solved within s steps", xlabel="steps s (experiments proposed)",
@@ -147,12 +159,12 @@ def _observations(plt, runs: Runs, players: list[str]) -> Figure | None:
     if not adaptive:
         return None
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    for p in players:
+    for j, p in enumerate(players):
         steps = sorted(r["steps"] for r in adaptive if r["player"] == p)
         if steps:
             xs = list(range(steps[-1] + 1))
             ax.step(xs, [sum(1 for s in steps if s <= x) / len(steps) for x in xs], where="post",
-                    label=f"{p} (n={len(steps)})")
+                    linestyle=_style(j)["linestyle"], label=f"{p} (n={len(steps)})")
     ax.set(title="Adaptive episodes by observations taken", xlabel="observations taken (experiments)",
            ylabel="cumulative share of Adaptive episodes", ylim=(0, 1.05))
     ax.legend(fontsize=7)
@@ -208,7 +220,7 @@ def _extra_axes(plt, runs: Runs, players: list[str]) -> list[Figure]:
         if len(values) < 2:
             continue
         fig, ax = plt.subplots(figsize=(6.5, 4))
-        for p in players:
+        for j, p in enumerate(players):
             pts, xs = [], []
             for i, v in enumerate(values):
                 mine = [r for r in done if r["player"] == p and r.get(axis) == v]
@@ -216,7 +228,7 @@ def _extra_axes(plt, runs: Runs, players: list[str]) -> list[Figure]:
                     k = sum(bool(r["weak_success"]) for r in mine)
                     pts.append((k / len(mine), wilson(k, len(mine))))
                     xs.append(i)
-            ax.errorbar(xs, [v for v, _ in pts], yerr=_errors(pts), marker="o", capsize=3, label=p)
+            ax.errorbar(xs, [v for v, _ in pts], yerr=_errors(pts), capsize=3, label=p, **_style(j))
         ax.set_xticks(range(len(values)), [str(v) for v in values])
         label = axis.replace("_", " ")
         ax.set(title=f"Weak ESR against {label}", xlabel=label, ylabel="weak ESR (95% Wilson interval)",

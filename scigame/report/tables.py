@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..summary import episode_ses, failure_counts, judge_failure_counts, judge_usage_table, summarize, usage_table
+from ..summary import episode_ses, failure_counts, ses_values, judge_failure_counts, judge_usage_table, summarize, usage_table
 from .data import Runs
 from .intervals import bootstrap_mean, overlap, wilson
 
@@ -69,10 +69,7 @@ def _cells(runs: Runs, group: tuple[str, ...]) -> list[dict]:
         row.update(strict_k=strict_k, strict_n=len(decided), weak_k=weak_k, weak_n=len(done),
                    strict_esr_ci=wilson(strict_k, len(decided)), weak_esr_ci=wilson(weak_k, len(done)),
                    mean_ps_ci=bootstrap_mean([r["ps"] for r in done]))
-        ses_values = [ses[k] for k in (tuple(r[c] for c in ("card_hash", "environment", "setting", "protocol",
-                                                              "budget", "repetition", "player")) for r in done)
-                      if k in ses]
-        row["mean_ses_ci"] = bootstrap_mean(ses_values)
+        row["mean_ses_ci"] = bootstrap_mean(ses_values(done, ses))
         if "mean_form_credit" in row:
             row["mean_form_credit_ci"] = bootstrap_mean(
                 [r["form_credit"] for r in done if r.get("form_credit") is not None])
