@@ -34,7 +34,7 @@ tr:nth-child(even) td{background:#fafbfc}.note{color:#6a4a00;background:#fff8e1;
 margin:.3rem 0;font-size:.85rem}figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600}
 details{margin:.3rem 0 .3rem .5rem}summary{cursor:pointer}.ok{color:#0a6b2d}.bad{color:#a3161b}
 .muted{color:#667}pre{background:#f4f5f7;padding:.4rem;overflow-x:auto;font-size:.8rem}
-nav a{margin-right:.8rem}math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
+nav a{margin-right:.8rem}figure svg{max-width:100%;height:auto}math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
 margin:.4rem 0}
 """
 
