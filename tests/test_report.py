@@ -56,24 +56,22 @@ def report(runs, *args) -> str:
     return result.stdout
 
 
-def store_rows(folders) -> list[dict]:
+def _select(folders, sql: str) -> list[dict]:
     out = []
     for f in folders:
         db = sqlite3.connect(f / "episodes.sqlite")
         db.row_factory = sqlite3.Row
-        out += [dict(r) for r in db.execute("SELECT * FROM episodes WHERE status = 'finished'")]
+        out += [dict(r) for r in db.execute(sql)]
         db.close()
     return out
+
+
+def store_rows(folders) -> list[dict]:
+    return _select(folders, "SELECT * FROM episodes WHERE status = 'finished'")
 
 
 def judge_rows(folders) -> list[dict]:
-    out = []
-    for f in folders:
-        db = sqlite3.connect(f / "episodes.sqlite")
-        db.row_factory = sqlite3.Row
-        out += [dict(r) for r in db.execute("SELECT * FROM judgements")]
-        db.close()
-    return out
+    return _select(folders, "SELECT * FROM judgements")
 
 
 def expected_cells(folders) -> dict[tuple, dict]:
@@ -417,3 +415,17 @@ def test_report_renders_in_headless_chromium(page):
     for name in ("report.png", "report-card.png", "report-figures.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     shutil.copy(page, out / "report.html")
+
+
+def test_unfinished_episodes_are_counted_apart(runs, tmp_path):
+    from scigame.store import Store
+    folder = tmp_path / "partial"
+    shutil.copytree(runs[1], folder)
+    with Store(folder) as store:
+        ep = next(e for e in store.episodes(protocol="adaptive", environment="original"))
+        store.put(ep.model_copy(update={"status": "unfinished", "outcome": None, "error": "endpoint: 503"}))
+    html = tmp_path / "r.html"
+    rows = json.loads(report([folder], "--format", "json", "--table", "main", "--html", str(html)))
+    cell = next(r for r in rows["tables"]["main"]["rows"] if (r["protocol"], r["environment"]) == ("adaptive", "original"))
+    assert (cell["finished"], cell["unfinished"]) == (3, 1)
+    assert "unfinished: endpoint: 503" in html.read_text("utf-8")
