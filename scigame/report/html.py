@@ -34,7 +34,7 @@ tr:nth-child(even) td{background:#fafbfc}.note{color:#6a4a00;background:#fff8e1;
 margin:.3rem 0;font-size:.85rem}figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600}
 details{margin:.3rem 0 .3rem .5rem}summary{cursor:pointer}.ok{color:#0a6b2d}.bad{color:#a3161b}
 .muted{color:#667}pre{background:#f4f5f7;padding:.4rem;overflow-x:auto;font-size:.8rem}
-nav a{margin-right:.8rem}figure svg{max-width:100%;height:auto}math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
+nav a{margin-right:.8rem}figure svg{max-width:100%;height:auto}.scroll{overflow-x:auto}math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
 margin:.4rem 0}
 """
 
@@ -49,8 +49,8 @@ def table_html(t: Table) -> str:
         f'<td class="{"" if c.kind == "text" else "n"}">{_e(cell(r, c))}</td>' for c in t.columns) + "</tr>"
         for r in t.rows)
     notes = "".join(f'<p class="note">{_e(n)}</p>' for n in t.notes)
-    return (f'<table id="table-{t.name}" data-rows="{len(t.rows)}"><caption>{_e(t.title)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}")
+    return (f'<div class="scroll"><table id="table-{t.name}" data-rows="{len(t.rows)}"><caption>{_e(t.title)}'
+            f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{notes}")
 
 
 def _figure_html(f: Figure) -> str:
