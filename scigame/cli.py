@@ -586,62 +586,67 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, temperature,
 
 
 @main.command()
-@click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
-@click.option("--format", "fmt", type=click.Choice(["human", "json"]), default="human", show_default=True)
+@click.argument("run_dirs", metavar="RUN_DIR...", nargs=-1, required=True,
+                type=click.Path(file_okay=False, exists=True))
+@click.option("--format", "fmt", type=click.Choice(["text", "human", "markdown", "latex", "csv", "json"]),
+              default="text", show_default=True, help="How to print the tables (human is text).")
+@click.option("--table", "tables", multiple=True, metavar="NAME",
+              help="Print only this table (repeatable): main, weak_strict, usage, failures, cards; default all.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write the self-contained HTML report to this file.")
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
-              help="Also write PNG plots (ESR per cell, PS distribution, Adaptive steps) into this folder.")
-def report(run_dir, fmt, plots_dir):
-    """Tables (and plots) of a run: the summary by cell, ESR per card,
-    failure modes, judges' agreement."""
+              help="Also write every figure as a PNG into this folder.")
+@click.option("--title", default=None, help="Title of the HTML report.")
+def report(run_dirs, fmt, tables, html_file, plots_dir, title):
+    """Tables, figures and an HTML page of one or more runs, side by side:
+    ESR and PS with 95% intervals per cell, weak vs strict ESR, tokens and
+    dollars, failure modes, per card; the HTML adds the figures, every
+    episode's transcript and the runs' provenance."""
     from pathlib import Path
 
-    from .store import DB_NAME, Store
-    from .summary import current_rows, failure_counts, per_card, summarize, usage_table
+    from .report import TABLES, RunFolderError, build_tables, load_runs, render, report_json, write_html
 
-    if not (Path(run_dir) / DB_NAME).exists():
-        raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
-    from .llm.judge import agreement
-
-    with Store(run_dir) as store:
-        rows, judgements = store.rows(), store.judgement_rows()
-    rows, stale = current_rows(rows)
-    table, cards, failures = summarize(rows, judgements), per_card(rows), failure_counts(rows)
+    for name in tables:
+        if name not in TABLES:
+            raise click.BadParameter(f"{name!r} is not one of {', '.join(TABLES)}", param_hint="--table")
+    try:
+        runs = load_runs(list(run_dirs))
+    except RunFolderError as exc:
+        raise click.UsageError(str(exc))
+    built = build_tables(runs)
+    chosen = [built[n] for n in (tables or built)]
+    if html_file:
+        click.echo(f"wrote {write_html(runs, built, Path(html_file), title)}", err=True)
     if plots_dir:
-        from .plots import write_plots
-        for path in write_plots(rows, Path(plots_dir)):
+        from .report.plots import write_plots
+        for path in write_plots(runs, built, Path(plots_dir)):
             click.echo(f"wrote {path}", err=True)
-    judge_usage = {"input_tokens": sum(j["input_tokens"] or 0 for j in judgements),
-                   "output_tokens": sum(j["output_tokens"] or 0 for j in judgements),
-                   "cost_usd": sum(j["cost_usd"] or 0.0 for j in judgements)}
-    judge_failures: dict[str, int] = {}
-    for j in judgements:
-        if j["failure"]:
-            judge_failures[j["failure"]] = judge_failures.get(j["failure"], 0) + 1
-    alpha = agreement(judgements) if len({j["judge"] for j in judgements}) > 1 else {}
     if fmt == "json":
-        click.echo(json.dumps({"groups": table, "cards": cards, "failure_modes": failures,
-                               "judge_failure_modes": judge_failures, "judge_agreement": alpha,
-                               "usage": usage_table(rows), "judge_usage": judge_usage,
-                               "stale_episodes": stale}, indent=2))
+        data = report_json(runs, built)
+        data["tables"] = {t.name: data["tables"][t.name] for t in chosen}
+        click.echo(json.dumps(data, indent=2))
         return
-    _print_summary(table, failures, usage_table(rows), stale)
-    if judgements:
-        click.echo(f"judges: {judge_usage['input_tokens']} input and {judge_usage['output_tokens']} output "
-                   f"tokens, ${judge_usage['cost_usd']:.4f}")
-        click.echo("judge-assigned failure modes: " + (", ".join(f"{k} {v}" for k, v in judge_failures.items())
-                                                      or "none"))
-    if alpha:
+    width = None if sys.stdout.isatty() else 200
+    click.echo(render(chosen, "text" if fmt == "human" else fmt, width), nl=False)
+    if fmt in ("text", "human"):
+        _print_judges(runs)
+
+
+def _print_judges(runs) -> None:
+    from .llm.judge import agreement
+    from .summary import judge_usage
+
+    stale = sum(p.stale for p in runs.provenance)
+    if stale:
+        click.echo(f"({stale} episodes of earlier versions of edited cards are kept in the store "
+                   "but left out of this report)")
+    if not runs.judgements:
+        return
+    u = judge_usage(runs.judgements)
+    click.echo(f"judges: {u['input_tokens']} input and {u['output_tokens']} output tokens, ${u['cost_usd']:.4f}")
+    if len({j["judge"] for j in runs.judgements}) > 1:
         click.echo("judge agreement (Krippendorff's alpha): " + ", ".join(
-            f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in alpha.items()))
-    from rich.console import Console
-    from rich.table import Table
-    t = Table(title="per card")
-    for col in ("card", "setting", "environment", "n", "strict ESR", "weak ESR", "mean PS"):
-        t.add_column(col)
-    for r in cards:
-        t.add_row(r["card"], r["setting"], r["environment"], str(r["episodes"]),
-                  _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]))
-    Console(width=None if sys.stdout.isatty() else 200).print(t)
+            f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in agreement(runs.judgements).items()))
 
 
 # ---- Temporal curation: extract an anchored draft card, then review it --------------

@@ -9,6 +9,11 @@ Counts are reported apart and never folded into a mean silently:
   undetermined  weak passes whose strict verdict sympy could not reach in time;
                 they are left out of the strict ESR's denominator
 Mean PS is over finished episodes, an invalid or missing answer counting 0.
+
+The grouping axes are the episode key's fields (`axes`): a field a newer
+run has and an older one lacks (say a noise level) is grouped on when any
+row has it, and shown as None for the rows without it. A per-episode
+`form_credit` is averaged when the rows carry one.
 """
 
 from __future__ import annotations
@@ -21,12 +26,26 @@ from pathlib import Path
 
 from .records import EpisodeKey
 
-GROUP = ("player", "collection", "setting", "environment", "protocol", "budget", "noise", "context",
-         "distractors")
+#: The cell of the paper's tables, then the experimental controls with their defaults.
+CELL = ("player", "collection", "setting", "environment", "protocol", "budget")
+CONTROLS = {"noise": "card", "context": "full", "distractors": 0}
+GROUP = CELL + tuple(CONTROLS)
 COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
                    "invalid", "missing", "undetermined", "protocol_breaks", "mean_ps_ood", "weak_ood",
                    "mean_ses", "judged", "input_tokens", "output_tokens", "cost_usd")
 
+#: Key fields that identify an episode but are not a condition of it.
+_NOT_AXES = ("card_hash", "card", "repetition")
+
+
+def axes(rows: list[dict], key_fields=None) -> tuple[str, ...]:
+    """The grouping axes: CELL, the controls some row sets to other than
+    their default, then every other key field (`EpisodeKey`'s unless given,
+    e.g. a store's primary key) that some row carries."""
+    controls = [c for c, default in CONTROLS.items() if any(r.get(c, default) != default for r in rows)]
+    extra = [f for f in (key_fields or EpisodeKey.model_fields) if f not in GROUP and f not in _NOT_AXES
+             and any(r.get(f) is not None for r in rows)]
+    return CELL + tuple(controls) + tuple(extra)
 
 
 def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
@@ -36,6 +55,11 @@ def episode_ses(judgements: list[dict]) -> dict[tuple, float]:
         if j["ses"] is not None:
             per[EpisodeKey.row_key(j)].append(j["ses"])
     return {k: sum(v) / len(v) for k, v in per.items()}
+
+
+def ses_values(rows: list[dict], ses: dict[tuple, float]) -> list[float]:
+    """The SES of each of these rows' episodes that was judged (`episode_ses`)."""
+    return [ses[k] for k in map(EpisodeKey.row_key, rows) if k in ses]
 
 
 def current_rows(rows: list[dict]) -> tuple[list[dict], int]:
@@ -49,11 +73,13 @@ def current_rows(rows: list[dict]) -> tuple[list[dict], int]:
     return kept, len(rows) - len(kept)
 
 
-def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[dict]:
+def summarize(rows: list[dict], judgements: list[dict] | None = None,
+              group: tuple[str, ...] = GROUP) -> list[dict]:
+    """One row per cell of `group` (GROUP by default; `axes(rows)` for every axis)."""
     ses = episode_ses(judgements or [])
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
-        groups[tuple(r[k] for k in GROUP)].append(r)
+        groups[tuple(r.get(k) for k in group)].append(r)
     out = []
     for key in sorted(groups, key=lambda k: tuple(str(x) for x in k)):
         rs = groups[key]
@@ -61,7 +87,7 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[di
         decided = [r for r in done if r["strict_success"] is not None]
         n = len(done)
         out.append({
-            **dict(zip(GROUP, key)),
+            **dict(zip(group, key)),
             "episodes": len(rs),
             "finished": n,
             "unfinished": len(rs) - n,
@@ -74,10 +100,11 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[di
             "undetermined": n - len(decided),
             "protocol_breaks": sum(1 for r in done if not r["protocol_ok"]),
             **_ood_columns([r for r in done if r.get("ps_ood") is not None]),
-            **_ses_columns([ses[k] for k in map(EpisodeKey.row_key, done) if k in ses]),
+            **_ses_columns(ses_values(done, ses)),
             "input_tokens": sum(r["input_tokens"] or 0 for r in done),
             "output_tokens": sum(r["output_tokens"] or 0 for r in done),
             "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
+            **_form_credit_column(done),
         })
     return out
 
@@ -89,6 +116,15 @@ def _ood_columns(rows: list[dict]) -> dict:
         return {"mean_ps_ood": None, "weak_ood": None}
     return {"mean_ps_ood": sum(r["ps_ood"] for r in rows) / len(rows),
             "weak_ood": sum(r["weak_ood"] for r in rows) / len(rows)}
+
+
+def _form_credit_column(done: list[dict]) -> dict:
+    """`mean_form_credit` over the finished episodes that carry a form credit
+    (none at all: no column, so runs without it keep their shape)."""
+    values = [r["form_credit"] for r in done if r.get("form_credit") is not None]
+    if not any("form_credit" in r for r in done):
+        return {}
+    return {"mean_form_credit": sum(values) / len(values) if values else None, "form_credited": len(values)}
 
 
 def _ses_columns(values: list[float]) -> dict:
@@ -106,7 +142,8 @@ def failure_counts(rows: list[dict]) -> dict[str, int]:
 def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None = None) -> list[dict]:
     table = summarize(rows, judgements)
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS)
+    # COLUMNS first, then what only some runs have (e.g. mean_form_credit)
+    writer = csv.DictWriter(buf, fieldnames=list(dict.fromkeys([*COLUMNS, *(k for r in table for k in r)])))
     writer.writeheader()
     writer.writerows(table)
     (folder / "summary.csv").write_text(buf.getvalue())
@@ -141,3 +178,28 @@ def usage_table(rows: list[dict]) -> list[dict]:
              "output_tokens": sum(r["output_tokens"] or 0 for r in rs),
              "cost_usd": sum(r["cost_usd"] or 0.0 for r in rs)}
             for (player, protocol), rs in sorted(groups.items())]
+
+
+def judge_usage(judgements: list[dict]) -> dict:
+    """Tokens and dollars the judges spent (all judges, all episodes)."""
+    return {"input_tokens": sum(j["input_tokens"] or 0 for j in judgements),
+            "output_tokens": sum(j["output_tokens"] or 0 for j in judgements),
+            "cost_usd": sum(j["cost_usd"] or 0.0 for j in judgements)}
+
+
+def judge_usage_table(judgements: list[dict]) -> list[dict]:
+    """Tokens and dollars by judge and by the protocol of the judged episodes."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for j in judgements:
+        groups[(j["judge"], j["protocol"])].append(j)
+    return [{"judge": judge, "protocol": protocol, "episodes": len(js), **judge_usage(js)}
+            for (judge, protocol), js in sorted(groups.items())]
+
+
+def judge_failure_counts(judgements: list[dict]) -> dict[str, int]:
+    """The failure modes the judges assigned (one count per judge and episode)."""
+    counts: dict[str, int] = defaultdict(int)
+    for j in judgements:
+        if j["failure"]:
+            counts[j["failure"]] += 1
+    return dict(sorted(counts.items()))

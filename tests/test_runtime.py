@@ -277,7 +277,7 @@ def test_report_tables_and_plots(tmp_path):
     result = CliRunner().invoke(main, ["report", str(tmp_path / "run"), "--plots", str(tmp_path / "plots")])
     assert result.exit_code == 0, result.output
     assert "per card" in result.output and "gravitation" in result.output
-    for name in ("esr.png", "ps.png", "steps.png"):
+    for name in ("esr.png", "budget.png", "observations.png", "ps.png"):
         data = (tmp_path / "plots" / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
 

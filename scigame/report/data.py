@@ -1,0 +1,131 @@
+"""Reading run folders for a report: every run's rows, judgements,
+episodes, compiled cards and provenance, pooled into one `Runs`.
+
+Several folders are reported side by side. Rows are keyed by player, so
+two runs of different players simply sit next to each other; the same
+episode key in two folders (one player run twice) is an error, since
+pooling it would count it twice.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..card import CompiledCard
+from ..records import Episode
+from ..store import DB_NAME, Store
+from ..summary import axes, current_rows
+
+
+class RunFolderError(ValueError):
+    """A folder that cannot be reported; the message names it."""
+
+
+@dataclass
+class Provenance:
+    """Where one run folder's numbers come from."""
+
+    folder: str
+    players: list[str]
+    versions: dict
+    cards: dict[str, str]  # card name -> source hash, as the latest invocation compiled them
+    invocations: list[dict]  # every `scigame eval` that wrote into the folder, in order
+    episodes: int
+    stale: int  # episodes of earlier versions of edited cards, left out
+    spent_usd: float  # the folder's total, unfinished episodes and judges included
+    judge_usd: float
+
+
+@dataclass
+class Runs:
+    rows: list[dict] = field(default_factory=list)
+    judgements: list[dict] = field(default_factory=list)
+    episodes: dict[tuple, Episode] = field(default_factory=dict)  # by the store's key
+    key_fields: list[str] = field(default_factory=list)  # the stores' key columns, in order
+    cards: dict[str, CompiledCard] = field(default_factory=dict)  # by source hash
+    provenance: list[Provenance] = field(default_factory=list)
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        return axes(self.rows, self.key_fields)
+
+    @property
+    def players(self) -> list[str]:
+        return sorted({r["player"] for r in self.rows})
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise RunFolderError(f"{path}: unreadable ({exc})") from None
+
+
+def _invocations(folder: Path) -> list[dict]:
+    path = folder / "invocations.jsonl"
+    if not path.exists():
+        return []
+    out = []
+    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except ValueError as exc:
+                raise RunFolderError(f"{path}:{n}: not JSON ({exc})") from None
+    return out
+
+
+def _with_form_credit(row: dict, episode: Episode) -> dict:
+    """The row, with the outcome's `form_credit` when the record has one
+    and the store has no column for it."""
+    if "form_credit" not in row and episode.outcome is not None:
+        value = getattr(episode.outcome, "form_credit", None)
+        if value is not None:
+            row = {**row, "form_credit": value}
+    return row
+
+
+def _key_fields(store: Store) -> list[str]:
+    """The episodes table's primary-key columns: the episode key as this
+    store knows it (a newer scigame may key on more fields than this one)."""
+    info = store.db.execute("PRAGMA table_info(episodes)").fetchall()
+    return [name for _, name, *_rest, pk in sorted(info, key=lambda c: c[-1]) if pk]
+
+
+def load_runs(folders: list[str | Path]) -> Runs:
+    """Every folder's current rows (latest card versions), pooled."""
+    from ..llm.judge import compiled_cards
+
+    runs = Runs()
+    for folder in map(Path, folders):
+        if not (folder / DB_NAME).exists():
+            raise RunFolderError(f"{folder} is not a run folder (no {DB_NAME})")
+        with Store(folder) as store:
+            rows, judgements = store.rows(), store.judgement_rows()
+            spent = store.total_cost()
+            fields = _key_fields(store)
+        runs.key_fields += [f for f in fields if f not in runs.key_fields]
+        rows, stale = current_rows(rows)
+        for r in rows:
+            key = tuple(sorted((k, r[k]) for k in fields))
+            if key in runs.episodes:
+                raise RunFolderError(f"{folder}: episode {r['card']} {r['environment']} {r['setting']} "
+                                     f"{r['protocol']} B={r['budget']} rep {r['repetition']} of "
+                                     f"{r['player']} is also in an earlier folder; report each run once")
+            episode = Episode.model_validate_json(r.pop("record"))
+            runs.episodes[key] = episode
+            runs.rows.append(_with_form_credit(r, episode))
+        runs.judgements += judgements
+        runs.cards.update(compiled_cards(folder))
+        config = _read_json(folder / "config.json") or {}
+        runs.provenance.append(Provenance(
+            folder=str(folder), players=sorted({r["player"] for r in rows}),
+            versions=config.get("versions", {}), cards=config.get("cards", {}),
+            invocations=_invocations(folder), episodes=len(rows), stale=stale,
+            spent_usd=spent + sum(j["cost_usd"] or 0.0 for j in judgements),
+            judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements)))
+    return runs
