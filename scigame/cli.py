@@ -714,5 +714,57 @@ def review(draft, source, model, base_url, api_key_env, reasoning_effort, timeou
     sys.exit(EXIT_OK if result.accepted else EXIT_FINDINGS)
 
 
+@main.command(name="fmt")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 listing the files that would change.")
+@click.option("--diff", "show_diff", is_flag=True, help="Write nothing; print what would change as a diff.")
+def fmt_cmd(paths, check, show_diff):
+    """Lay out cards in the one canonical layout (files or folders of *.sci).
+
+    Comments and blank-line groups are kept; formatting twice changes
+    nothing. Exit status: 0 done (or nothing to change), 1 with --check when
+    a file would change or when a card does not parse, 2 usage error.
+    """
+    import difflib
+    from pathlib import Path
+
+    from .compiler import render
+    from .compiler.format import format_text
+
+    try:
+        files = find_cards(paths)
+    except CardPathError as exc:
+        raise click.UsageError(str(exc))
+    changed, failed = [], 0
+    for f in files:
+        try:
+            old = Path(f).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            click.echo(f"{f}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+            failed += 1
+            continue
+        result = format_text(old, str(f))
+        if result.text is None:
+            failed += 1
+            for d in result.diagnostics:
+                click.echo(render(d, result.source), err=True)
+            continue
+        if result.text == old:
+            continue
+        changed.append(f)
+        if show_diff:
+            click.echo("".join(difflib.unified_diff(old.splitlines(True), result.text.splitlines(True),
+                                                    f"{f} (as written)", f"{f} (formatted)")), nl=False)
+        elif check:
+            click.echo(f"would reformat {f}")
+        else:
+            Path(f).write_text(result.text, encoding="utf-8")
+            click.echo(f"reformatted {f}")
+    verb = "would change" if (check or show_diff) else "changed"
+    click.echo(f"{len(files)} card{'s' if len(files) != 1 else ''}: {len(changed)} {verb}"
+               + (f", {failed} could not be formatted" if failed else ""), err=True)
+    sys.exit(EXIT_FINDINGS if failed or (check and changed) else EXIT_OK)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
