@@ -417,6 +417,37 @@ def layout(card: A.Card, title_end: tuple[int, int], text: str, comments: list[T
     return "\n".join(w.lines) + "\n"
 
 
+#: Groups of statement kinds that `format_card` writes without a blank line between them.
+_GROUPS = (("collection", "field", "source", "doi", "published", "preprint"), ("background", "conditions"),
+           ("input", "output", "constraint"), ("param",), ("let", "law"),
+           ("design_generated", "design_explicit", "evaluation", "identification", "adaptive"))
+
+
+def _group(node) -> str:
+    name = _rule_name(node)
+    return next((g[0] for g in _GROUPS if name in g), name)
+
+
+def format_card(card: A.Card) -> str:
+    """The canonical text of a card built in code (no source, no comments):
+    one blank line between groups of statement kinds."""
+    def items(nodes, top: bool) -> Block:
+        out = Block()
+        prev = None
+        for n in (canonical_order(nodes) if top else nodes):
+            it = Item(n, blank_before=top and prev is not None and _group(n) != prev)
+            if isinstance(n, A.Counterfactual):
+                it.block = items(n.mutations, False)
+            out.items.append(it)
+            prev = _group(n)
+        return out
+    w = _Writer()
+    w.emit(f"card {card.name} {string_literal(card.title)} {{", "")
+    w.block(items(card.statements, True), INDENT)
+    w.emit("}", "")
+    return "\n".join(w.lines) + "\n"
+
+
 # ---- the front door -------------------------------------------------------------------
 
 

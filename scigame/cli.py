@@ -766,5 +766,62 @@ def fmt_cmd(paths, check, show_diff):
     sys.exit(EXIT_FINDINGS if failed or (check and changed) else EXIT_OK)
 
 
+@main.command(name="export")
+@click.argument("card_path", metavar="CARD", type=click.Path(exists=True, dir_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("-o", "--out", "out_file", type=click.Path(dir_okay=False), default=None,
+              help="Write here instead of standard output.")
+def export_cmd(card_path, fmt, out_file):
+    """Write a card as JSON (schema: scigame/data/card.schema.json).
+
+    Exit status 1 (with the lint errors) if the card does not check.
+    """
+    from pathlib import Path
+
+    from .compiler import check_file, parse_source, render
+    from .interchange import export_card
+
+    result = check_file(card_path)
+    if not result.ok:
+        for d in result.errors:
+            click.echo(render(d, result.source), err=True)
+        sys.exit(EXIT_FINDINGS)
+    text = json.dumps(export_card(parse_source(result.source.text, card_path)[0]), indent=2) + "\n"
+    if out_file:
+        Path(out_file).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command(name="import")
+@click.argument("json_file", metavar="CARD.json", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--out", "out_file", required=True, type=click.Path(dir_okay=False),
+              help="The .sci file to write.")
+def import_cmd(json_file, out_file):
+    """Write a JSON card (as `export` writes it) as a .sci card.
+
+    A problem is reported with its JSON path (`$.inputs[0].domain.lo`) and
+    exit status 1; nothing is written then.
+    """
+    from pathlib import Path
+
+    from .interchange import InterchangeError, import_card
+
+    try:
+        data = json.loads(Path(json_file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise click.UsageError(f"cannot read {json_file}: {getattr(exc, 'strerror', None) or exc}") from None
+    except json.JSONDecodeError as exc:
+        click.echo(f"{json_file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    try:
+        text = import_card(data)
+    except InterchangeError as exc:
+        click.echo(f"{json_file}: {exc}", err=True)
+        sys.exit(EXIT_FINDINGS)
+    Path(out_file).write_text(text, encoding="utf-8")
+    click.echo(f"wrote {out_file}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
