@@ -823,5 +823,20 @@ def import_cmd(json_file, out_file):
     click.echo(f"wrote {out_file}")
 
 
+@main.command(name="lsp")
+def lsp_cmd():
+    """Run the .sci language server on stdin/stdout (for editors).
+
+    Diagnostics as you type, hover with units and dimensions, go to
+    definition. Needs the `lsp` extra: pip install 'scigame[lsp]'.
+    """
+    try:
+        import pygls  # noqa: F401
+    except ImportError:
+        raise click.UsageError("the language server needs pygls: pip install 'scigame[lsp]'") from None
+    from .lsp import serve
+    serve()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
