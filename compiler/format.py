@@ -9,6 +9,8 @@ and its blank-line groups, and writes it back in one layout:
 - two spaces of indentation per block, one statement per line;
 - the columns of runs of `input`/`output`, `param` and header lines aligned
   (a run ends at a blank line), descriptions two spaces after their column;
+- a `background` always as a `\"\"\"` block, other strings in `"..."`
+  unless they span lines;
 - expressions spaced as `compiler.printer.format_expr` writes them, with
   only the parentheses they need; numbers and units as written.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
+import textwrap
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Callable, Optional
 
@@ -74,16 +77,23 @@ def statement_order(node) -> int:
 # ---- strings ---------------------------------------------------------------------
 
 
-def string_literal(value: str) -> str:
+def string_literal(value: str, block: bool = False) -> str:
     """A `.sci` string whose value is `value`: `"..."` on one line, or a
     `\"\"\"` block (content indented by INDENT, relative to the statement)
-    when the value spans lines."""
-    if "\n" not in value:
+    when the value spans lines or `block` asks for one."""
+    if "\n" not in value and not (block and _block_keeps(value)):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     body = value.replace("\\", "\\\\")
     body = re.sub(r'"(?=")', '\\"', body)  # no run of three quotes can close the block early
     lines = [(INDENT + line) if line else "" for line in body.split("\n")]
     return '"""\n' + "\n".join(lines) + '\n"""'
+
+
+def _block_keeps(value: str) -> bool:
+    """Would a `\"\"\"` block read back as exactly this value (it is dedented,
+    stripped of blank first and last lines and of trailing blanks)?"""
+    return bool(value.strip()) and textwrap.dedent(value) == value and value.strip("\n") == value \
+        and all(line == line.rstrip() for line in value.split("\n"))
 
 
 def _unit(u: Optional[A.UnitRef]) -> str:
@@ -107,7 +117,8 @@ Cell = tuple[Optional[str], str]
 
 def _meta(s: A.Meta) -> list[Cell]:
     kind = _grammar_facts()[1].get(s.key, "STRING")
-    return [("meta", s.key), (None, string_literal(s.value) if kind == "STRING" else s.value)]
+    text = string_literal(s.value, block=s.key == "background") if kind == "STRING" else s.value
+    return [("meta", s.key), (None, text)]
 
 
 def _domain(d: A.Domain) -> str:

@@ -838,5 +838,34 @@ def lsp_cmd():
     serve()
 
 
+@main.command(name="new")
+@click.argument("name")
+@click.option("--collection", type=click.Choice(["historical", "temporal"]), default="historical",
+              show_default=True)
+@click.option("-o", "--out", "out_dir", type=click.Path(file_okay=False), default=".", show_default=True,
+              help="Folder to write NAME.sci in.")
+@click.option("--force", is_flag=True, help="Overwrite an existing NAME.sci.")
+def new_cmd(name, collection, out_dir, force):
+    """Write NAME.sci: a commented card skeleton that lints, with W303
+    warnings for every TODO left to fill in."""
+    from pathlib import Path
+
+    from .compiler.checker import FUNCTIONS, KEYWORDS
+    from .skeleton import skeleton
+
+    if name in KEYWORDS or name in FUNCTIONS or name == "pi":
+        raise click.BadParameter(f"{name!r} is a reserved word of the card language", param_hint="NAME")
+    try:
+        text = skeleton(name, collection)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from None
+    path = Path(out_dir) / f"{name}.sci"
+    if path.exists() and not force:
+        raise click.UsageError(f"{path} exists (use --force to overwrite it)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {path}; next: scigame lint {path}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
