@@ -14,6 +14,7 @@ from __future__ import annotations
 import difflib
 import math
 import pathlib
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Optional
@@ -39,6 +40,8 @@ FUNCTIONS: dict[str, tuple[int, Optional[int]]] = {
 _DIMENSIONLESS_FUNCTIONS = {"sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
                             "tanh", "exp", "log", "log10"}
 register_function_names(FUNCTIONS)
+
+_TODO = re.compile(r"\bTODO\b[^\n]*")
 
 KEYWORDS = frozenset("""
     card collection field source doi published preprint background conditions input in log
@@ -408,6 +411,23 @@ class _Checker:
         stem = pathlib.PurePath(self.source.path).stem
         if self.source.path.endswith(".sci") and stem != self.card.name:
             self.report.stem_mismatch(head, stem, self.card.name)
+        self.check_placeholders()
+
+    def check_placeholders(self) -> None:
+        """Text still holding a `TODO` (as `scigame new` writes the skeleton)."""
+        def look(span, what: str, text: str) -> None:
+            m = _TODO.search(text)
+            if m:
+                self.report.placeholder(span, what, (m.group(0)[:40] + "...") if len(m.group(0)) > 40
+                                        else m.group(0))
+        look(self.card.name_span, "the title", self.card.title)
+        for st in self.card.statements:
+            if isinstance(st, A.Meta):
+                look(st.value_span, f"`{st.key}`", st.value)
+            elif isinstance(st, (A.Input, A.Output, A.Param)):
+                look(st.name_span, f"the description of `{st.name}`", st.description)
+            elif isinstance(st, A.Counterfactual):
+                look(st.label_span, "the counterfactual's label", st.label)
 
     def check_declarations(self) -> None:
         for sym in self.symbols.values():

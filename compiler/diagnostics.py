@@ -436,6 +436,11 @@ class Reporter:
     def no_background(self, span: Span):
         return self.warning("W302", span, "the card has no `background`: players will see no task description")
 
+    @_kind("W303", "placeholder text left in the card")
+    def placeholder(self, span: Span, what: str, text: str):
+        return self.warning("W303", span, f"{what} still holds the placeholder `{text}`",
+                            hints=["replace the TODO with the card's real text"])
+
     # -- notes -----------------------------------------------------------------
     @_kind("N001", "rebalanced unit")
     def rebalanced(self, span: Span, name: str, old_unit: str, new_unit: str):

@@ -1,0 +1,420 @@
+"""Cards as JSON: `scigame export CARD --format json` and `scigame import`.
+
+`CardDocument` (pydantic) is the JSON form of a card: every statement of
+the `.sci` language, grouped by kind, with numbers as JSON numbers,
+expressions as `.sci` expression text (`"G * m1 * m2 / r^n"`) and units as
+the text between the brackets. Its JSON Schema is published as
+`scigame/data/card.schema.json` (regenerate with
+`python -m scigame.interchange > scigame/data/card.schema.json`).
+
+`export_card(ast)` and `import_card(data)` round-trip exactly: a card
+exported, imported and exported again gives the same JSON, and the
+imported card has the same numbers, units and expressions, so it
+simulates identically. Comments and layout are not carried (the imported
+card is written in `scigame fmt`'s layout).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .compiler import ast as A
+from .compiler.source import Span
+
+SCHEMA_VERSION = 1
+NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+UNIT = r"^[^\]\n]*$"
+_NOWHERE = Span(1, 1, 1, 1)
+
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+Name = Annotated[str, Field(pattern=NAME)]
+Unit = Annotated[Optional[str], Field(pattern=UNIT, description="pint unit text, without brackets")]
+Expression = Annotated[str, Field(min_length=1, description="a .sci expression, e.g. \"k * x^2\"")]
+
+
+class RangeDomain(_Doc):
+    kind: Literal["range", "log", "integer"]
+    lo: float
+    hi: float
+
+
+class SetDomain(_Doc):
+    kind: Literal["set"]
+    values: list[float] = Field(min_length=1)
+
+
+class InputDoc(_Doc):
+    name: Name
+    unit: Unit = None
+    domain: Annotated[Union[RangeDomain, SetDomain], Field(discriminator="kind")]
+    description: str = ""
+
+
+class Tolerance(_Doc):
+    abs: float
+    rel: float = Field(description="a fraction: 0.01 is 1%")
+
+
+class OutputDoc(_Doc):
+    name: Name
+    unit: Unit = None
+    resolution: Optional[float] = None
+    tolerance: Tolerance
+    description: str = ""
+
+
+class ParamDoc(_Doc):
+    name: Name
+    value: float
+    unit: Unit = None
+    description: str = ""
+
+
+class Definition(_Doc):
+    name: Name
+    expr: Expression
+
+
+class ConstraintDoc(_Doc):
+    left: Expression
+    op: Literal["<", "<=", ">", ">="]
+    right: Expression
+    message: str = ""
+
+
+class SetDoc(_Doc):
+    kind: Literal["set"]
+    name: Name
+    value: float
+    unit: Unit = None
+
+
+class ScaleDoc(_Doc):
+    kind: Literal["scale"]
+    name: Name
+    by: float
+
+
+class RebalanceDoc(_Doc):
+    kind: Literal["rebalance"]
+    name: Name
+
+
+class ReplaceDoc(_Doc):
+    kind: Literal["let", "law"]
+    name: Name
+    expr: Expression
+
+
+MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc], Field(discriminator="kind")]
+
+
+class CounterfactualDoc(_Doc):
+    label: str
+    mutations: list[MutationDoc]
+
+
+class GeneratedDesign(_Doc):
+    kind: Literal["generated"]
+    count: int
+    method: Name
+    seed: Optional[int] = None
+
+
+class ExplicitDesign(_Doc):
+    kind: Literal["explicit"]
+    points: list[dict[Annotated[str, Field(pattern=NAME)], float]] = Field(min_length=1)
+
+
+class EvaluationDoc(_Doc):
+    count: int
+    seed: Optional[int] = None
+
+
+class AdaptiveDoc(_Doc):
+    threshold: float
+    max_steps: Optional[int] = None
+
+
+class CardDocument(_Doc):
+    """A card as JSON (see the module doc)."""
+
+    scigame_card: Literal[1] = Field(SCHEMA_VERSION, description="version of this JSON form")
+    name: Name
+    title: str
+    collection: Optional[Name] = None
+    field: Optional[Name] = None
+    source: Optional[str] = None
+    doi: Optional[str] = None
+    published: Optional[str] = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    preprint: Optional[str] = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
+    background: Optional[str] = None
+    conditions: list[str] = []
+    inputs: list[InputDoc] = []
+    outputs: list[OutputDoc] = []
+    constraints: list[ConstraintDoc] = []
+    params: list[ParamDoc] = []
+    lets: list[Definition] = []
+    laws: list[Definition] = []
+    counterfactual: Optional[CounterfactualDoc] = None
+    design: Optional[Annotated[Union[GeneratedDesign, ExplicitDesign], Field(discriminator="kind")]] = None
+    evaluation: Optional[EvaluationDoc] = None
+    identification: Optional[Literal["yes", "no"]] = Field(None, description="`identification interpolate`")
+    adaptive: Optional[AdaptiveDoc] = None
+
+
+class InterchangeError(ValueError):
+    """A JSON card that cannot become a `.sci` card; the message names the JSON path."""
+
+
+# ---- AST -> JSON -----------------------------------------------------------------
+
+
+def _num(lit: A.Literal) -> float:
+    return lit.value
+
+
+def _int(lit: Optional[A.Literal]) -> Optional[int]:
+    return int(lit.value) if lit is not None else None
+
+
+def _unit(u: Optional[A.UnitRef]) -> Optional[str]:
+    return u.text if u is not None else None
+
+
+def _mutation(m) -> dict:
+    from .compiler.printer import format_expr
+    if isinstance(m, A.SetMutation):
+        return {"kind": "set", "name": m.name, "value": _num(m.value), "unit": _unit(m.unit)}
+    if isinstance(m, A.ScaleMutation):
+        return {"kind": "scale", "name": m.name, "by": _num(m.factor)}
+    if isinstance(m, A.RebalanceMutation):
+        return {"kind": "rebalance", "name": m.name}
+    return {"kind": "law" if isinstance(m, A.Law) else "let", "name": m.name, "expr": format_expr(m.expr)}
+
+
+def _statement(s, doc: dict) -> None:
+    from .compiler.printer import format_expr
+    if isinstance(s, A.Meta):
+        if s.key == "conditions":
+            doc["conditions"].append(s.value)
+        else:
+            doc[s.key] = s.value
+    elif isinstance(s, A.Input):
+        d = s.domain
+        domain = ({"kind": "set", "values": [_num(v) for v in d.values]} if isinstance(d, A.SetDomain)
+                  else {"kind": d.kind, "lo": _num(d.lo), "hi": _num(d.hi)})
+        doc["inputs"].append({"name": s.name, "unit": _unit(s.unit), "domain": domain,
+                              "description": s.description})
+    elif isinstance(s, A.Output):
+        doc["outputs"].append({"name": s.name, "unit": _unit(s.unit),
+                               "resolution": _num(s.resolution) if s.resolution is not None else None,
+                               "tolerance": {"abs": _num(s.tol_abs), "rel": s.tol_rel.value},
+                               "description": s.description})
+    elif isinstance(s, A.Param):
+        doc["params"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
+                              "description": s.description})
+    elif isinstance(s, (A.Let, A.Law)):
+        doc["lets" if isinstance(s, A.Let) else "laws"].append({"name": s.name, "expr": format_expr(s.expr)})
+    elif isinstance(s, A.Constraint):
+        doc["constraints"].append({"left": format_expr(s.left), "op": s.op, "right": format_expr(s.right),
+                                   "message": s.message})
+    elif isinstance(s, A.Counterfactual):
+        doc["counterfactual"] = {"label": s.label, "mutations": [_mutation(m) for m in s.mutations]}
+    elif isinstance(s, A.DesignGenerated):
+        doc["design"] = {"kind": "generated", "count": _int(s.count), "method": s.method,
+                         "seed": _int(s.seed)}
+    elif isinstance(s, A.DesignExplicit):
+        doc["design"] = {"kind": "explicit", "points": [{a.name: _num(a.value) for a in p} for p in s.points]}
+    elif isinstance(s, A.Evaluation):
+        doc["evaluation"] = {"count": _int(s.count), "seed": _int(s.seed)}
+    elif isinstance(s, A.Identification):
+        doc["identification"] = s.value
+    elif isinstance(s, A.Adaptive):
+        doc["adaptive"] = {"threshold": _num(s.threshold),
+                           "max_steps": _int(s.max_steps)}
+    else:  # a statement this JSON form does not know yet
+        raise InterchangeError(f"`{type(s).__name__}` statements have no JSON form yet")
+
+
+def export_card(card: A.Card) -> dict:
+    """The JSON form of a parsed card (a card that checks without errors)."""
+    doc: dict[str, Any] = {"scigame_card": SCHEMA_VERSION, "name": card.name, "title": card.title,
+                           "conditions": [], "inputs": [], "outputs": [], "constraints": [], "params": [],
+                           "lets": [], "laws": []}
+    for s in card.statements:
+        _statement(s, doc)
+    return CardDocument.model_validate(doc).model_dump(mode="json")
+
+
+# ---- JSON -> .sci ----------------------------------------------------------------
+
+
+def number_text(value: float | int) -> str:
+    """A number as `.sci` text that reads back as exactly the same float."""
+    if not math.isfinite(value):
+        raise ValueError("not a finite number")
+    if isinstance(value, int) or (float(value).is_integer() and abs(value) < 1e15):
+        return str(int(value))
+    return repr(float(value))
+
+
+def _lit(value: float, percent: bool = False) -> A.Literal:
+    return A.Literal(_NOWHERE, float(value), number_text(value), percent)
+
+
+def _unit_ref(text: Optional[str]) -> Optional[A.UnitRef]:
+    return A.UnitRef(_NOWHERE, text.strip()) if text is not None else None
+
+
+def _expr(text: str, where: str):
+    from .compiler import parse_source
+    card, diags = parse_source(f'card c "t" {{\nlaw x = {text}\n}}\n')
+    errors = [d for d in diags if d.is_error]
+    if card is None or errors or len(card.statements) != 1:
+        why = errors[0].message if errors else "not one expression"
+        raise InterchangeError(f"{where}: not a .sci expression: {why}")
+    return card.statements[0].expr
+
+
+def _ast_statements(doc: CardDocument) -> list:
+    N, s = _NOWHERE, []
+    for key in ("collection", "field", "source", "doi", "published", "preprint", "background"):
+        if getattr(doc, key) is not None:
+            s.append(A.Meta(N, key, getattr(doc, key), N))
+    s += [A.Meta(N, "conditions", c, N) for c in doc.conditions]
+    for i in doc.inputs:
+        d = i.domain
+        dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
+               else A.RangeDomain(N, _lit(d.lo), _lit(d.hi), d.kind))
+        s.append(A.Input(N, i.name, N, _unit_ref(i.unit), dom, i.description))
+    for o in doc.outputs:
+        s.append(A.Output(N, o.name, N, _unit_ref(o.unit), _lit(o.resolution) if o.resolution is not None
+                          else None, _lit(o.tolerance.abs), _lit(o.tolerance.rel), o.description))
+    for k, c in enumerate(doc.constraints):
+        s.append(A.Constraint(N, _expr(c.left, f"$.constraints[{k}].left"), c.op,
+                              _expr(c.right, f"$.constraints[{k}].right"), c.message))
+    s += [A.Param(N, p.name, N, _lit(p.value), _unit_ref(p.unit), p.description) for p in doc.params]
+    s += [A.Let(N, d.name, N, _expr(d.expr, f"$.lets[{k}].expr")) for k, d in enumerate(doc.lets)]
+    s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr")) for k, d in enumerate(doc.laws)]
+    if doc.counterfactual is not None:
+        s.append(A.Counterfactual(N, doc.counterfactual.label, N, tuple(
+            _ast_mutation(m, f"$.counterfactual.mutations[{k}]") for k, m in enumerate(doc.counterfactual.mutations))))
+    s += _ast_settings(doc)
+    return s
+
+
+def _ast_mutation(m, where: str):
+    N = _NOWHERE
+    if isinstance(m, SetDoc):
+        return A.SetMutation(N, m.name, N, _lit(m.value), _unit_ref(m.unit))
+    if isinstance(m, ScaleDoc):
+        return A.ScaleMutation(N, m.name, N, _lit(m.by))
+    if isinstance(m, RebalanceDoc):
+        return A.RebalanceMutation(N, m.name, N)
+    cls = A.Law if m.kind == "law" else A.Let
+    return cls(N, m.name, N, _expr(m.expr, f"{where}.expr"))
+
+
+def _ast_settings(doc: CardDocument) -> list:
+    N, s = _NOWHERE, []
+    d = doc.design
+    if isinstance(d, GeneratedDesign):
+        s.append(A.DesignGenerated(N, _lit(d.count), d.method, N, _lit(d.seed) if d.seed is not None else None))
+    elif isinstance(d, ExplicitDesign):
+        points = tuple(tuple(A.Assignment(N, k, _lit(v)) for k, v in p.items()) for p in d.points)
+        s.append(A.DesignExplicit(N, points, tuple(N for _ in points)))
+    if doc.evaluation is not None:
+        e = doc.evaluation
+        s.append(A.Evaluation(N, _lit(e.count), _lit(e.seed) if e.seed is not None else None))
+    if doc.identification is not None:
+        s.append(A.Identification(N, doc.identification, N))
+    if doc.adaptive is not None:
+        a = doc.adaptive
+        s.append(A.Adaptive(N, _lit(a.threshold), _lit(a.max_steps) if a.max_steps is not None else None))
+    return s
+
+
+def json_path(loc) -> str:
+    """A pydantic error location as a JSON path: `$.inputs[0].domain.lo`."""
+    out = "$"
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return out
+
+
+def _first_difference(a, b, path: str = "$") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in a:
+            if a[k] != b.get(k):
+                return _first_difference(a[k], b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+    return path
+
+
+def import_card(data: Any) -> str:
+    """The `.sci` text of a JSON card; InterchangeError names the JSON path
+    of the first problem (a bad field, an expression that does not parse,
+    a value a card cannot spell)."""
+    from .compiler import parse_source
+    from .compiler.format import format_card
+    try:
+        doc = CardDocument.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = [p for p in first["loc"] if not (isinstance(p, str) and p in _UNION_TAGS)]
+        raise InterchangeError(f"{json_path(loc)}: {first['msg']}") from None
+    for path, value in _numbers(doc.model_dump(mode="python")):
+        if not math.isfinite(value):
+            raise InterchangeError(f"{path}: not a finite number")
+    card = A.Card(_NOWHERE, doc.name, _NOWHERE, doc.title, tuple(_ast_statements(doc)))
+    text = format_card(card)
+    parsed, diags = parse_source(text, f"{doc.name}.sci")
+    errors = [d for d in diags if d.is_error]
+    if parsed is None or errors:
+        raise InterchangeError(f"$: the card it makes does not parse: {errors[0].message if errors else '?'}")
+    want = doc.model_dump(mode="json")
+    got = export_card(parsed)
+    if got != want:
+        raise InterchangeError(f"{_first_difference(want, got)}: this value cannot be written in a card "
+                               "as given (e.g. text indented on every line, or a unit with a `]`)")
+    return text
+
+
+_UNION_TAGS = {"range", "log", "integer", "set", "scale", "rebalance", "let", "law", "generated", "explicit",
+               "RangeDomain", "SetDomain"}
+
+
+def _numbers(data, path: str = "$"):
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from _numbers(v, f"{path}.{k}")
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from _numbers(v, f"{path}[{i}]")
+    elif isinstance(data, float):
+        yield path, data
+
+
+def card_schema() -> dict:
+    """The JSON Schema of `CardDocument` (published as scigame/data/card.schema.json)."""
+    schema = CardDocument.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
+
+
+if __name__ == "__main__":  # pragma: no cover - regenerates the published schema
+    json.dump(card_schema(), sys.stdout, indent=2)
+    sys.stdout.write("\n")

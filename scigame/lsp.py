@@ -1,0 +1,235 @@
+"""`scigame lsp`: a language server for `.sci` cards over stdio (pygls).
+
+- diagnostics on open, change and save: every lint finding, with its code
+  and range;
+- hover: the unit and dimension of a declared name, or the dimension of the
+  smallest expression under the cursor (in the world whose law it is);
+- go to definition: from a name to the statement that declares it.
+
+The pure functions (`lsp_diagnostics`, `hover_text`, `definition_span`)
+take card text and 0-based LSP positions; `serve()` wires them to pygls.
+Columns are counted in characters, as the checker counts them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, is_dataclass
+from typing import Optional
+
+from .compiler import ast as A
+from .compiler.source import Span
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _contains(span: Span, line: int, col: int) -> bool:
+    """Is the 1-based (line, col) inside span (end exclusive)?"""
+    return (span.line, span.column) <= (line, col) < (span.end_line, span.end_column)
+
+
+def _size(span: Span) -> tuple[int, int]:
+    return (span.end_line - span.line, span.end_column - span.column)
+
+
+def word_at(text: str, line0: int, char0: int) -> Optional[tuple[str, int]]:
+    """The name under a 0-based position and its 1-based start column."""
+    lines = text.split("\n")
+    if not 0 <= line0 < len(lines):
+        return None
+    for m in _WORD.finditer(lines[line0]):
+        if m.start() <= char0 <= m.end():
+            return m.group(0), m.start() + 1
+    return None
+
+
+# ---- diagnostics --------------------------------------------------------------------
+
+
+def lsp_diagnostics(text: str, path: str) -> list[dict]:
+    """The lint diagnostics of a card as LSP Diagnostic objects (plain dicts)."""
+    from .compiler import check_source
+    severity = {"error": 1, "warning": 2, "note": 3}
+    out = []
+    for d in check_source(text, path).diagnostics:
+        s = d.span
+        end_line, end_col = (s.end_line, s.end_column) if (s.end_line, s.end_column) > (s.line, s.column) \
+            else (s.line, s.column + 1)
+        message = d.message + "".join(f"\nhint: {h}" for h in d.hints)
+        out.append({"range": {"start": {"line": s.line - 1, "character": s.column - 1},
+                              "end": {"line": end_line - 1, "character": end_col - 1}},
+                    "severity": severity[d.severity.value], "code": d.code, "source": "scigame",
+                    "message": message})
+    return out
+
+
+# ---- declarations ---------------------------------------------------------------------
+
+
+def declarations(card: A.Card) -> dict[str, tuple[str, A.Input | A.Output | A.Param | A.Let]]:
+    """Every name the card declares (first declaration wins) -> (kind, statement)."""
+    out: dict = {}
+    for s in card.statements:
+        if isinstance(s, (A.Input, A.Output, A.Param, A.Let)):
+            out.setdefault(s.name, (type(s).__name__.lower(), s))
+    return out
+
+
+def definition_span(text: str, line0: int, char0: int) -> Optional[Span]:
+    """Where the name under the cursor is declared (None if nowhere)."""
+    from .compiler import parse_source
+    found = word_at(text, line0, char0)
+    card, _ = parse_source(text)
+    if found is None or card is None:
+        return None
+    decl = declarations(card).get(found[0])
+    return decl[1].name_span if decl else None
+
+
+# ---- hover ------------------------------------------------------------------------------
+
+
+def _typed_nodes(expr):
+    yield expr
+    if is_dataclass(expr):
+        for f in fields(expr):
+            v = getattr(expr, f.name)
+            for item in (v if isinstance(v, tuple) else (v,)):
+                if is_dataclass(item) and hasattr(item, "dim"):
+                    yield from _typed_nodes(item)
+
+
+def _expressions(model):
+    """(world, typed expression) for every law, let and constraint side."""
+    for env in (model.original, model.counterfactual):
+        for _, e in env.lets:
+            yield env.name, e
+        for e in env.laws.values():
+            yield env.name, e
+    for c in model.constraints:
+        yield "both worlds", c.left
+        yield "both worlds", c.right
+
+
+def _name_hover(model, name: str) -> Optional[str]:
+    from .compiler.units import describe_dim
+    for i in model.inputs:
+        if i.name == name:
+            return f"input `{name}` [{i.unit.text}]: {describe_dim(i.unit.dim)}" + _desc(i.description)
+    for o in model.outputs:
+        if o.name == name:
+            return f"output `{name}` [{o.unit.text}]: {describe_dim(o.unit.dim)}" + _desc(o.description)
+    parts = []
+    for env in (model.original, model.counterfactual):
+        p = env.params.get(name)
+        if p is not None:
+            parts.append(f"{env.name}: [{p.unit_text}], {describe_dim(p.dim)}")
+    if parts:
+        return f"param `{name}`: " + "; ".join(dict.fromkeys(parts))
+    return None
+
+
+def _desc(text: str) -> str:
+    return f" — {text}" if text else ""
+
+
+def hover_text(text: str, line0: int, char0: int, path: str = "<string>") -> Optional[str]:
+    """What to show for the position: a declared name's unit and dimension,
+    or the dimension of the smallest expression there. None when the card
+    does not check (the dimensions are then unknown) or nothing is there."""
+    from .compiler import check_source
+    from .compiler.units import describe_dim
+    model = check_source(text, path).card
+    if model is None:
+        return None
+    line, col = line0 + 1, char0 + 1
+    hits = [(world, node) for world, expr in _expressions(model) for node in _typed_nodes(expr)
+            if node.dim is not None and _contains(node.span, line, col)]
+    word = word_at(text, line0, char0)
+    if hits:
+        smallest = min(_size(n.span) for _, n in hits)
+        span = next(n.span for _, n in hits if _size(n.span) == smallest)
+        same = [(w, n) for w, n in hits if n.span == span]
+        if not (word and getattr(same[0][1], "name", None) == word[0]):
+            dims = {w: describe_dim(n.dim) for w, n in same}
+            worlds = "; ".join(f"{w}: {d}" for w, d in dims.items()) if len(set(dims.values())) > 1 \
+                else next(iter(dims.values()))
+            return f"`{_span_text(text, span)}`: {worlds}"
+    if word is not None:
+        named = _name_hover(model, word[0])
+        if named:
+            return named
+        let = next((e for w, e in _lets(model) if w == word[0]), None)
+        if let is not None:
+            return f"let `{word[0]}`: {describe_dim(let.dim)}"
+    return None
+
+
+def _lets(model):
+    for env in (model.original, model.counterfactual):
+        yield from env.lets
+
+
+def _span_text(text: str, span: Span) -> str:
+    lines = text.split("\n")
+    if span.line == span.end_line:
+        return lines[span.line - 1][span.column - 1:span.end_column - 1]
+    first = lines[span.line - 1][span.column - 1:]
+    return (first + " ...")[:60]
+
+
+# ---- the server -------------------------------------------------------------------------
+
+
+def serve() -> None:  # pragma: no cover - exercised through a subprocess in tests/test_lsp.py
+    """Run the language server on stdin/stdout until the client exits."""
+    from lsprotocol import types as T
+    from pygls.lsp.server import LanguageServer
+    from pygls.uris import to_fs_path
+
+    from . import __version__
+
+    server = LanguageServer("scigame", __version__)
+
+    def publish(uri: str) -> None:
+        doc = server.workspace.get_text_document(uri)
+        diags = [T.Diagnostic(range=T.Range(start=T.Position(**d["range"]["start"]),
+                                            end=T.Position(**d["range"]["end"])),
+                              message=d["message"], severity=T.DiagnosticSeverity(d["severity"]),
+                              code=d["code"], source=d["source"])
+                 for d in lsp_diagnostics(doc.source, to_fs_path(uri) or uri)]
+        server.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags,
+                                                                            version=doc.version))
+
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls, params: T.DidOpenTextDocumentParams):
+        publish(params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls, params: T.DidChangeTextDocumentParams):
+        publish(params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls, params: T.DidSaveTextDocumentParams):
+        publish(params.text_document.uri)
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    def hover(ls, params: T.HoverParams):
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        text = hover_text(doc.source, params.position.line, params.position.character,
+                          to_fs_path(params.text_document.uri) or "<string>")
+        if text is None:
+            return None
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text))
+
+    @server.feature(T.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls, params: T.DefinitionParams):
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        span = definition_span(doc.source, params.position.line, params.position.character)
+        if span is None:
+            return None
+        return T.Location(uri=params.text_document.uri,
+                          range=T.Range(start=T.Position(line=span.line - 1, character=span.column - 1),
+                                        end=T.Position(line=span.end_line - 1, character=span.end_column - 1)))
+
+    server.start_io()
