@@ -136,6 +136,9 @@ def _input(s: A.Input) -> list[Cell]:
 def _output(s: A.Output) -> list[Cell]:
     spec = f"resolution {s.resolution.text} " if s.resolution is not None else ""
     spec += f"tolerance abs {s.tol_abs.text} rel {s.tol_rel.text}"
+    if s.noise is not None:
+        spec += f" noise {s.noise.kind} rel {s.noise.rel.text}"
+        spec += f" abs {s.noise.abs.text}" if s.noise.abs is not None else ""
     return [("io.kw", "output"), ("io.name", s.name), ("io.unit", _unit(s.unit)),
             ("output.spec", spec), ("desc", _desc(s.description))]
 
@@ -168,7 +171,8 @@ _CELLS: dict[type, Callable[..., list[Cell]]] = {
     A.RebalanceMutation: lambda s: [(None, f"rebalance {s.name}")],
     A.DesignGenerated: lambda s: _seeded(f"fixed design {s.count.text} {s.method}", s.seed),
     A.DesignExplicit: _design_explicit,
-    A.Evaluation: lambda s: _seeded(f"evaluation {s.count.text}", s.seed),
+    A.Evaluation: lambda s: [(None, _seeded(f"evaluation {s.count.text}", s.seed)[0][1]
+                              + (f" ood {s.ood.text}" if s.ood is not None else ""))],
     A.Identification: lambda s: [(None, f"identification interpolate {s.value}")],
     A.Adaptive: lambda s: [(None, f"adaptive threshold {s.threshold.text}"
                                   + (f" max_steps {s.max_steps.text}" if s.max_steps is not None else ""))],

@@ -64,11 +64,18 @@ class Tolerance(_Doc):
     rel: float = Field(description="a fraction: 0.01 is 1%")
 
 
+class NoiseDoc(_Doc):
+    kind: Literal["gaussian"] = "gaussian"
+    rel: float = Field(ge=0, description="a fraction of |g|: 0.01 is 1%")
+    abs: Optional[float] = Field(default=None, ge=0, description="in the output's unit")
+
+
 class OutputDoc(_Doc):
     name: Name
     unit: Unit = None
     resolution: Optional[float] = None
     tolerance: Tolerance
+    noise: Optional[NoiseDoc] = None
     description: str = ""
 
 
@@ -138,6 +145,7 @@ class ExplicitDesign(_Doc):
 class EvaluationDoc(_Doc):
     count: int
     seed: Optional[int] = None
+    ood: Optional[float] = Field(default=None, description="widening factor of the out-of-domain set")
 
 
 class AdaptiveDoc(_Doc):
@@ -219,6 +227,9 @@ def _statement(s, doc: dict) -> None:
         doc["outputs"].append({"name": s.name, "unit": _unit(s.unit),
                                "resolution": _num(s.resolution) if s.resolution is not None else None,
                                "tolerance": {"abs": _num(s.tol_abs), "rel": s.tol_rel.value},
+                               "noise": None if s.noise is None else {
+                                   "kind": s.noise.kind, "rel": s.noise.rel.value,
+                                   "abs": _num(s.noise.abs) if s.noise.abs is not None else None},
                                "description": s.description})
     elif isinstance(s, A.Param):
         doc["params"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
@@ -236,7 +247,8 @@ def _statement(s, doc: dict) -> None:
     elif isinstance(s, A.DesignExplicit):
         doc["design"] = {"kind": "explicit", "points": [{a.name: _num(a.value) for a in p} for p in s.points]}
     elif isinstance(s, A.Evaluation):
-        doc["evaluation"] = {"count": _int(s.count), "seed": _int(s.seed)}
+        doc["evaluation"] = {"count": _int(s.count), "seed": _int(s.seed),
+                             "ood": _num(s.ood) if s.ood is not None else None}
     elif isinstance(s, A.Identification):
         doc["identification"] = s.value
     elif isinstance(s, A.Adaptive):
@@ -298,8 +310,10 @@ def _ast_statements(doc: CardDocument) -> list:
                else A.RangeDomain(N, _lit(d.lo), _lit(d.hi), d.kind))
         s.append(A.Input(N, i.name, N, _unit_ref(i.unit), dom, i.description))
     for o in doc.outputs:
+        noise = None if o.noise is None else A.Noise(
+            N, o.noise.kind, N, _lit(o.noise.rel), _lit(o.noise.abs) if o.noise.abs is not None else None)
         s.append(A.Output(N, o.name, N, _unit_ref(o.unit), _lit(o.resolution) if o.resolution is not None
-                          else None, _lit(o.tolerance.abs), _lit(o.tolerance.rel), o.description))
+                          else None, _lit(o.tolerance.abs), _lit(o.tolerance.rel), o.description, noise))
     for k, c in enumerate(doc.constraints):
         s.append(A.Constraint(N, _expr(c.left, f"$.constraints[{k}].left"), c.op,
                               _expr(c.right, f"$.constraints[{k}].right"), c.message))
@@ -335,7 +349,8 @@ def _ast_settings(doc: CardDocument) -> list:
         s.append(A.DesignExplicit(N, points, tuple(N for _ in points)))
     if doc.evaluation is not None:
         e = doc.evaluation
-        s.append(A.Evaluation(N, _lit(e.count), _lit(e.seed) if e.seed is not None else None))
+        s.append(A.Evaluation(N, _lit(e.count), _lit(e.seed) if e.seed is not None else None,
+                              _lit(e.ood) if e.ood is not None else None))
     if doc.identification is not None:
         s.append(A.Identification(N, doc.identification, N))
     if doc.adaptive is not None:

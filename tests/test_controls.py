@@ -25,26 +25,7 @@ from scigame.records import EpisodeKey
 from scigame.runner import episode_seed
 from scigame.store import Store
 
-NOISY = """
-card noisy_spring "Hooke's law with a noisy gauge" {
-  collection historical
-  field physics
-  source "R. Hooke, De Potentia Restitutiva (1678)"
-  background "A spring is stretched by a controllable amount; a gauge reads the force."
-  conditions "small extensions"
-  input  x [cm] in 1 .. 10          "extension of the spring"
-  input  k [N/m] in 10 .. 100       "stiffness of the spring"
-  output F [N] resolution 1e-9 tolerance abs 1e-6 rel 1% noise gaussian rel 2% abs 0.01 "force on the gauge"
-  param n = 1 "extension exponent"
-  param L0 = 5 [cm] "reference extension"
-  law F = k * L0 * (x / L0)^n
-  counterfactual "stiffening spring" {
-    set n = 1.5
-  }
-  fixed design 8 sobol seed 1
-  evaluation 128 seed 3 ood 3
-}
-"""
+NOISY = (Path(__file__).parent / "cards" / "noisy_spring.sci").read_text()
 
 SQRT = """
 card root_law "A square-root law" {

@@ -23,6 +23,7 @@ from scigame.compiler.format import card_shape, format_text, statement_order, wi
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((REPO / "cards").rglob("*.sci")) + sorted((REPO / "examples").rglob("*.sci"))
+BUNDLED += sorted((REPO / "tests" / "cards").glob("*.sci"))  # noise and ood, which no bundled card uses yet
 
 
 def assert_preserved(text: str, exact_order: bool = False) -> str:
@@ -155,7 +156,8 @@ def statement(rnd) -> list[str]:
     if kind == "output":
         res = opt(rnd, ["resolution", signed(rnd)])
         rel = [number(rnd)] + opt(rnd, ["%"])
-        return ["output", name] + unit + res + ["tolerance", "abs", signed(rnd), "rel"] + rel + desc
+        noise = opt(rnd, ["noise", "gaussian", "rel", number(rnd)] + opt(rnd, ["abs", number(rnd)]))
+        return ["output", name] + unit + res + ["tolerance", "abs", signed(rnd), "rel"] + rel + noise + desc
     if kind == "param":
         return ["param", name, "=", signed(rnd)] + unit + desc
     if kind in ("let", "law"):
@@ -169,7 +171,7 @@ def statement(rnd) -> list[str]:
                   for _ in range(rnd.randint(1, 3))]
         return ["fixed", "design", "{"] + [t for i, p in enumerate(points) for t in ([";"] if i else []) + p] + ["}"]
     if kind == "evaluation":
-        return ["evaluation", number(rnd)] + opt(rnd, ["seed", "7"])
+        return ["evaluation", number(rnd)] + opt(rnd, ["seed", "7"]) + opt(rnd, ["ood", number(rnd)])
     if kind == "identification":
         return ["identification", "interpolate", rnd.choice(["yes", "no"])]
     return ["adaptive", "threshold", "0.9"] + opt(rnd, ["max_steps", "64"])

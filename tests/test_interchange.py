@@ -16,6 +16,8 @@ from scigame.interchange import card_schema
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED = sorted((REPO / "cards").rglob("*.sci")) + sorted((REPO / "examples").rglob("*.sci"))
+#: Cards that use what no bundled card does yet (measurement noise, an out-of-domain set).
+EXTRA = sorted((REPO / "tests" / "cards").glob("*.sci"))
 
 
 def export(runner, path) -> str:
@@ -24,7 +26,7 @@ def export(runner, path) -> str:
     return result.stdout
 
 
-@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", BUNDLED + EXTRA, ids=lambda p: p.stem)
 def test_round_trip(path, tmp_path):
     runner = CliRunner()
     first = export(runner, path)
@@ -51,8 +53,9 @@ def test_round_trip(path, tmp_path):
             np.testing.assert_array_equal(ya[k], yb[k])
     assert (a.interpolate, a.threshold, a.max_steps, a.mutations and len(a.mutations)) == \
            (b.interpolate, b.threshold, b.max_steps, b.mutations and len(b.mutations))
-    assert [(o.name, o.unit.text, o.resolution, o.tol_abs, o.tol_rel) for o in a.outputs] == \
-           [(o.name, o.unit.text, o.resolution, o.tol_abs, o.tol_rel) for o in b.outputs]
+    assert [(o.name, o.unit.text, o.resolution, o.tol_abs, o.tol_rel, o.noise_rel, o.noise_abs) for o in a.outputs] == \
+           [(o.name, o.unit.text, o.resolution, o.tol_abs, o.tol_rel, o.noise_rel, o.noise_abs) for o in b.outputs]
+    assert a.evaluation_ood == b.evaluation_ood
 
 
 def test_simulate_gives_identical_numbers(tmp_path):
