@@ -80,7 +80,8 @@ def _keyword_terminals() -> dict[str, str]:
 
 _STATEMENT_KEYWORDS = frozenset("""
     collection field source doi published preprint background conditions input output param let
-    law constraint counterfactual fixed evaluation identification adaptive set scale rebalance""".split())
+    law constraint counterfactual fixed evaluation identification adaptive set scale rebalance
+    magnitude""".split())
 
 
 def describe_expected(expected: set[str]) -> str:

@@ -22,9 +22,13 @@ card arrhenius "Arrhenius temperature dependence of a rate constant" {
 
   law k = A * exp(-Ea / (R * T))
 
-  # mutation kind: parameter scaling
+  # mutation kind: parameter scaling. `A` takes the value that gives both worlds the
+  # same rate constant at 320 K, so the worlds differ in how k changes with T.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   k: min 0.52, median 0.97, max 2.3
   counterfactual "parameter scaling: activation energy lowered to 0.8" {
     scale Ea by 0.8
+    rebalance A at T = 320 [K]
   }
 
   fixed design 4 sobol seed 1

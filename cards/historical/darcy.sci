@@ -25,6 +25,8 @@ card darcy "Darcy's law of flow through porous media" {
   law Q = K * A * dh / L
 
   # mutation kind: parameter scaling
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   Q: min 1.2, median 1.2, max 1.2
   counterfactual "parameter scaling: conductivity raised by 1.2" {
     scale K by 1.2
   }

@@ -24,6 +24,8 @@ card malus "Malus's law for crossed polarisers" {
   law P = t * P0 * cos(theta)^2
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   P: min 1, median 1.5, max 680
   counterfactual "replaced law: transmission follows the amplitude projection" {
     law P = t * P0 * cos(theta)
   }

@@ -25,6 +25,8 @@ card michaelis_menten "Michaelis-Menten enzyme kinetics" {
   law v = Vmax * S / (Km * (1 + ki * I) + S)
 
   # mutation kind: interaction term switched on
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   v: min 0.22, median 0.57, max 0.99
   counterfactual "interaction term switched on: competitive inhibition" {
     set ki = 2 [1/mM]
   }

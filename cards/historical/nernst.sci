@@ -29,6 +29,8 @@ card nernst "Nernst potential of an ion-selective membrane" {
   law E = R * T / (z * F) * log((c_out + leak * c_in) / (c_in + leak * c_out))
 
   # mutation kind: interaction term switched on
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   E: min 0.64, median 0.88, max 0.9
   counterfactual "interaction term switched on: a leak mixes the two concentrations" {
     set leak = 0.05
   }

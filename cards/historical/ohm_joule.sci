@@ -28,6 +28,9 @@ card ohm_joule "Ohm's law and Joule heating in a resistor" {
   law P = V^2 / Reff
 
   # mutation kind: interaction term switched on
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   I: min 0.63, median 0.75, max 0.97
+  #   P: min 0.63, median 0.75, max 0.97
   counterfactual "interaction term switched on: resistance rises in proportion to the applied voltage" {
     set beta = 0.05 [1/V]
   }

@@ -22,6 +22,8 @@ card pendulum "Small-angle period of a simple pendulum" {
   law T = 2 * pi * sqrt(L / g)
 
   # mutation kind: parameter scaling
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   T: min 1.1, median 1.1, max 1.1
   counterfactual "parameter scaling: gravity weakened to 0.8 of its value" {
     scale g by 0.8
   }

@@ -28,10 +28,14 @@ card projectile "Range and peak height of a projectile" {
   law R = v0^n * sin(2 * theta) / g
   law H = v0^n * sin(theta)^2 / (2 * g)
 
-  # mutation kind: exponent change
+  # mutation kind: exponent change. `g` takes the unit the cube law needs and the
+  # value that gives both worlds the same flight at a launch speed of 6 m/s.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   R: min 0.34, median 1, max 1.7
+  #   H: min 0.34, median 1, max 1.7
   counterfactual "exponent change: range and height grow with the cube of the launch speed" {
     set n = 3
-    rebalance g
+    rebalance g at v0 = 6 [m/s]
   }
 
   fixed design 4 sobol seed 1

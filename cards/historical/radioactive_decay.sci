@@ -22,6 +22,8 @@ card radioactive_decay "Radioactive decay of thorium emanation" {
   law R = R0 * 2^(-t / thalf)
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   R: min 0.94, median 1.8, max 6.5
   counterfactual "replaced law: hyperbolic decline" {
     law R = R0 / (1 + t / thalf)
   }

@@ -24,6 +24,8 @@ card snell "Snell's law of refraction" {
   law theta2 = asin(n1 * sin(theta1) / n2)
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   theta2: min 1, median 1.2, max 1.8
   counterfactual "replaced law: tangent law of refraction" {
     law theta2 = atan(n1 * tan(theta1) / n2)
   }

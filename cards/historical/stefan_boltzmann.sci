@@ -25,10 +25,13 @@ card stefan_boltzmann "Stefan-Boltzmann law of thermal radiation" {
 
   law P = eps * sigma * A * T^n
 
-  # mutation kind: exponent change
+  # mutation kind: exponent change. `sigma` takes the unit the fifth power needs and
+  # the value that gives both worlds the same power at 1000 K.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   P: min 0.51, median 1, max 1.5
   counterfactual "exponent change: fifth-power radiation" {
     set n = 5
-    rebalance sigma
+    rebalance sigma at T = 1000 [K]
   }
 
   fixed design 4 sobol seed 1

@@ -29,6 +29,9 @@ card thin_lens "Thin lens formula for a converging lens" {
   law m = -di / d_o
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   d_i: min 0.47, median 0.8, max 0.94
+  #   m: min 0.47, median 0.8, max 0.94
   counterfactual "replaced law: inverse squares of the distances add up" {
     let di = f_lens * d_o / sqrt(d_o^2 - f_lens^2)
   }
