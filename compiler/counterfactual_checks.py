@@ -70,8 +70,8 @@ class CounterfactualChecks:
             return
         old = env.param_values[m.name]
         env.param_values[m.name] = old * factor
-        self.report.reference_solved(m.span, m.name, f"{old:.6g} {_si(original.param_dims.get(m.name))}",
-                                     f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}",
+        self.report.reference_solved(m.span, m.name, f"{old:.6g} {_si(original.param_dims.get(m.name))}".strip(),
+                                     f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}".strip(),
                                      self._point_text(m, point))
 
     def _reference_point(self, m: A.RebalanceMutation) -> Optional[dict[str, float]]:
@@ -219,7 +219,9 @@ class CounterfactualChecks:
 # ---- helpers --------------------------------------------------------------------
 
 def _si(dim) -> str:
-    return format_si_unit(dim) if dim is not None else "?"
+    if dim is None:
+        return "?"
+    return "" if dim.dimensionless else format_si_unit(dim)
 
 
 def _middle(d: A.Domain) -> float:
