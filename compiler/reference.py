@@ -58,7 +58,7 @@ def solve_factor(target: Mapping[str, float], world: Callable[[float], Mapping[s
     if u is None:
         raise ReferenceUnsolvable(f"no value of it makes output `{first}` of the counterfactual equal "
                                   "the original's there")
-    factor = math.exp(u)
+    factor = _polish(math.exp(u), want, lambda c: world(c)[first])
     solved = world(factor)
     for o in depends[1:]:
         if not _same(solved[o], target[o], 1e-9):
@@ -89,6 +89,20 @@ def _root(gap: Callable[[float], float]) -> float | None:
             return float(brentq(gap, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps))
         width *= 2
     return None
+
+
+def _polish(factor: float, want: float, output: Callable[[float], float]) -> float:
+    """One step of the power-law update c <- c (want / y(c))^(1/k), k the
+    local power of y in c: exact for the usual y ∝ c^k, so the value lands on
+    the nearest float rather than within the bracketing tolerance."""
+    got, doubled = output(factor), output(2 * factor)
+    if not (math.isfinite(got) and math.isfinite(doubled) and got != 0 and doubled / got > 0):
+        return factor
+    power = math.log2(doubled / got)
+    if power == 0 or not math.isfinite(power):
+        return factor
+    better = factor * (want / got) ** (1 / power)
+    return better if abs(output(better) - want) <= abs(got - want) else factor
 
 
 def _same(a: float, b: float, rel: float) -> bool:

@@ -24,7 +24,7 @@ card hooke "Hooke's law for a coil spring" {
   # mutation kind: exponent change
   counterfactual "exponent change: force grows with the square of the extension" {
     set n = 2
-    rebalance k
+    rebalance k at x = 20 [mm]
   }
 
   fixed design 4 sobol seed 1
