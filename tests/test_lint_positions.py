@@ -42,6 +42,7 @@ POSITIONS = [
     ("E100_percent_after_abs", "E100", 16, 50, '% rel'),
     ("E100_single_quoted_string", "E100", 5, 14, "'"),
     ("E100_statement_without_keyword", "E100", 21, 3, 'F ='),
+    ("E100_reference_without_comma", "E100", 25, 30, 'm1 = 10'),
     ("E100_unit_without_brackets", "E100", 15, 13, 'm  in'),
     ("E100_unterminated_string", "E100", 5, 14, '"'),
     ("E101_bad_escape", "E101", 5, 26, '\\P'),
