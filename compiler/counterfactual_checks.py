@@ -51,10 +51,12 @@ class CounterfactualChecks:
         if not at:
             return
         m = at[0]
-        point = self._reference_point(m)
-        if point is None or self.report.has_errors or orig_typed is None:
+        found = self._reference_point(m)
+        if found is None or self.report.has_errors or orig_typed is None:
             return
-        if not self._reference_is_legal(m, point, original.param_values):
+        point, declared = found
+        where = _point_text(self.inputs, m, declared)
+        if not self._reference_is_legal(m, point, original.param_values, where):
             return
         target = world_outputs(orig_typed[0], orig_typed[1], {**point, **original.param_values})
 
@@ -66,17 +68,17 @@ class CounterfactualChecks:
         try:
             factor = solve_factor(target, world)
         except ReferenceUnsolvable as exc:
-            self.report.bad_reference(m.span, m.name, f"at {self._point_text(m, point)}, {exc}")
+            self.report.bad_reference(m.span, m.name, f"at {where}, {exc}")
             return
         old = env.param_values[m.name]
         env.param_values[m.name] = old * factor
         self.report.reference_solved(m.span, m.name, f"{old:.6g} {_si(original.param_dims.get(m.name))}".strip(),
-                                     f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}".strip(),
-                                     self._point_text(m, point))
+                                     f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}".strip(), where)
 
-    def _reference_point(self, m: A.RebalanceMutation) -> Optional[dict[str, float]]:
-        """Every input's SI value at the reference point (unlisted inputs at
-        the middle of their domains), or None after reporting a problem."""
+    def _reference_point(self, m: A.RebalanceMutation):
+        """Every input's value at the reference point (unlisted inputs at the
+        middle of their domains), in SI and in the declared units; None after
+        reporting a problem."""
         from .checker import _outside_domain, _suggest
         inputs = {i.name: i for i in self.inputs}
         given: dict[str, float] = {}
@@ -111,13 +113,12 @@ class CounterfactualChecks:
             given[ref.name] = declared
         if not ok:
             return None
+        declared = {i.name: given.get(i.name, _middle(i.domain)) for i in self.inputs}
         point = {}
         for inp in self.inputs:
             unit = self.unit(inp.unit)
-            value = given[inp.name] if inp.name in given else _middle(inp.domain)
-            point[inp.name] = value * (unit.si_factor if unit else 1.0)
-        self._reference_declared = {i.name: given.get(i.name, _middle(i.domain)) for i in self.inputs}
-        return point
+            point[inp.name] = declared[inp.name] * (unit.si_factor if unit else 1.0)
+        return point, declared
 
     def _reference_value(self, m, ref: A.ReferenceValue, inp: A.Input) -> Optional[float]:
         """The value in the input's declared unit (a bare number already is)."""
@@ -137,28 +138,17 @@ class CounterfactualChecks:
             return None
         return ref.value.value * unit.si_factor / own.si_factor
 
-    def _reference_is_legal(self, m: A.RebalanceMutation, point: dict[str, float], params) -> bool:
+    def _reference_is_legal(self, m: A.RebalanceMutation, point: dict[str, float], params, where: str) -> bool:
         values = {**point, **params}
         for c in self.typed_constraints:
             with np.errstate(all="ignore"):
                 holds = _COMPARE[c.op](evaluate(c.left, values), evaluate(c.right, values))
             if not bool(np.all(holds)):
-                self.report.bad_reference(m.span, m.name, f"the reference point {self._point_text(m, point)} "
+                self.report.bad_reference(m.span, m.name, f"the reference point {where} "
                                           f"breaks the constraint `{c.text}`",
                                           ["choose a reference point that players could ask for"])
                 return False
         return True
-
-    def _point_text(self, m: A.RebalanceMutation, point: dict[str, float]) -> str:
-        listed = {r.name for r in m.reference}
-        declared = self._reference_declared
-        text = ", ".join(f"{n} = {declared[n]:g}" + (f" [{i.unit.text}]" if i.unit else "")
-                         for i in self.inputs for n in [i.name] if n in listed)
-        rest = [f"{i.name} = {declared[i.name]:g}" + (f" [{i.unit.text}]" if i.unit else "")
-                for i in self.inputs if i.name not in listed]
-        if rest:
-            text += " (other inputs at the middle of their domains: " + ", ".join(rest) + ")"
-        return text
 
     # ---- constraints both worlds share -------------------------------------------
     def check_shared_constraints(self, original, env) -> None:
@@ -217,6 +207,18 @@ class CounterfactualChecks:
 
 
 # ---- helpers --------------------------------------------------------------------
+
+def _point_text(inputs: list[A.Input], m: A.RebalanceMutation, declared: dict[str, float]) -> str:
+    """`r = 5 [m] (other inputs at the middle of their domains: m1 = 500.5 [kg])`."""
+    def one(i: A.Input) -> str:
+        return f"{i.name} = {declared[i.name]:g}" + (f" [{i.unit.text}]" if i.unit else "")
+    listed = {r.name for r in m.reference}
+    text = ", ".join(one(i) for i in inputs if i.name in listed)
+    rest = [one(i) for i in inputs if i.name not in listed]
+    if rest:
+        text += " (other inputs at the middle of their domains: " + ", ".join(rest) + ")"
+    return text
+
 
 def _si(dim) -> str:
     if dim is None:

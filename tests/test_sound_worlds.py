@@ -112,8 +112,9 @@ def test_reference_value_without_unit_is_in_the_inputs_unit():
     bare = check_source(text.replace("rebalance mu at r = 0.16 [mm]", "rebalance mu at r = 0.16"), "poiseuille.sci")
     metres = check_source(text.replace("rebalance mu at r = 0.16 [mm]", "rebalance mu at r = 1.6e-4 [m]"),
                           "poiseuille.sci")
-    values = {r.card.counterfactual.params["mu"].value for r in (bare, metres)}
-    assert len(values) == 1 or np.ptp(list(values)) < 1e-12 * max(values)
+    want = (Q(1.0e-3, "Pa*s") / Q(0.16, "mm")).to_base_units().magnitude
+    for r in (bare, metres):
+        assert r.card.counterfactual.params["mu"].value == pytest.approx(want, rel=1e-12)
 
 
 def test_rebalance_at_without_a_unit_change_moves_only_the_value():
