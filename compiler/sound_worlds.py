@@ -86,7 +86,8 @@ def sound_world_checks(card: CheckedCard, report: Reporter) -> None:
 
 
 def _times(x: float) -> str:
-    return f"{x:.3g}"
+    """Three significant digits, without an exponent below a million (9920, not 9.92e+03)."""
+    return f"{float(f'{x:.3g}'):g}"
 
 
 def _round(x: float) -> str:
