@@ -193,13 +193,38 @@ class ScaleMutation:
 
 
 @dataclass(frozen=True)
-class RebalanceMutation:
+class ReferenceValue:
+    """`INPUT = VALUE [UNIT]` in `rebalance NAME at ...`."""
+
     span: Span
     name: str
     name_span: Span
+    value: Literal
+    unit: Optional[UnitRef]
 
 
-Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, Let, Law]
+@dataclass(frozen=True)
+class RebalanceMutation:
+    """`rebalance NAME` or `rebalance NAME at INPUT = VALUE [UNIT], ...`;
+    `reference` is empty for the plain form."""
+
+    span: Span
+    name: str
+    name_span: Span
+    reference: tuple[ReferenceValue, ...] = ()
+
+
+@dataclass(frozen=True)
+class MagnitudeDiffers:
+    """`magnitude differs "REASON"`: the card acknowledges that its worlds
+    differ mostly in size (see W400)."""
+
+    span: Span
+    reason: str
+    reason_span: Span
+
+
+Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, MagnitudeDiffers, Let, Law]
 
 
 @dataclass(frozen=True)
@@ -471,7 +496,13 @@ class _Builder:
         if kind == "scale_mutation":
             return ScaleMutation(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]))
         if kind == "rebalance_mutation":
-            return RebalanceMutation(span, str(ch[0]), Span.of(ch[0]))
+            ref = self.find(ch, "reference")
+            values = tuple(ReferenceValue(Span.of(v), str(v.children[0]), Span.of(v.children[0]),
+                                          self.literal(v.children[1]), self.unit(self.find(v.children, "unit")))
+                           for v in (ref.children if ref is not None else ()))
+            return RebalanceMutation(span, str(ch[0]), Span.of(ch[0]), values)
+        if kind == "magnitude_differs":
+            return MagnitudeDiffers(span, self.string(ch[0]), Span.of(ch[0]))
         return self.statement(tree)  # let / law
 
 

@@ -22,6 +22,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from . import ast as A
+from .counterfactual_checks import CounterfactualChecks
 from .diagnostics import Reporter, register_function_names
 from .model import (CheckedCard, ConstraintModel, Environment, InputModel, Mutation,
                     OutputModel, ParamValue, TBinary, TCall, TConst, TExpr, TRef, TUnary,
@@ -47,7 +48,7 @@ KEYWORDS = frozenset("""
     card collection field source doi published preprint background conditions input in log
     integer output resolution tolerance abs rel param let law constraint counterfactual set
     scale by rebalance fixed design seed evaluation identification interpolate adaptive
-    threshold max_steps noise ood""".split())
+    threshold max_steps noise ood at magnitude differs""".split())
 #: Measurement noise models an output may declare (`noise KIND rel R [abs A]`).
 NOISE_KINDS = ("gaussian",)
 _SINGLETONS = ("collection", "field", "source", "doi", "published", "preprint", "background")
@@ -240,7 +241,7 @@ def _has_placeholder(dim: Dim) -> bool:
     return any(k.startswith(_PLACEHOLDER) for k, _ in dim.items)
 
 
-class _Checker:
+class _Checker(CounterfactualChecks):
     def __init__(self, card: A.Card, source: SourceText, report: Reporter):
         self.card, self.source, self.report = card, source, report
         self.symbols: dict[str, _Symbol] = {}
@@ -258,6 +259,8 @@ class _Checker:
         self.evaluation: Optional[A.Evaluation] = None
         self.identification: Optional[A.Identification] = None
         self.adaptive: Optional[A.Adaptive] = None
+        self.typed_constraints: list[ConstraintModel] = []
+        self.magnitude: Optional[A.MagnitudeDiffers] = None
 
     # ---- helpers ---------------------------------------------------------------
     def unit(self, ref: Optional[A.UnitRef]) -> Optional[Unit]:
@@ -323,6 +326,8 @@ class _Checker:
         self.check_laws_cover_outputs()
         constraints = self.check_constraints(original)
         cf_state, cf_typed, mutations = self.counterfactual_environment(original, orig_typed)
+        self.check_shared_constraints(original, cf_state)
+        self.check_visible_text()
         self.check_usage(orig_typed, cf_typed)
         if self.report.has_errors:
             return None
@@ -634,6 +639,7 @@ class _Checker:
                            c.span, f"the constraint's `{c.op}`", left.dim, right.dim))
             text = f"{format_expr(c.left)} {c.op} {format_expr(c.right)}"
             out.append(ConstraintModel(left, c.op, right, c.message, text, c.span))
+        self.typed_constraints = out
         return out
 
     # ---- the counterfactual ------------------------------------------------------------
@@ -686,7 +692,9 @@ class _Checker:
                     mutations.append(Mutation("scale", m.name, f"scale {m.name} by {m.factor.text}", m.span))
                 else:
                     rebalanced[m.name] = m
-                    mutations.append(Mutation("rebalance", m.name, f"rebalance {m.name}", m.span))
+                    mutations.append(Mutation("rebalance", m.name, _mutation_text(m), m.span))
+            elif isinstance(m, A.MagnitudeDiffers):
+                self.acknowledge_magnitude(m)
             elif isinstance(m, A.Let):
                 if m.name not in original.lets:
                     sym = self.symbols.get(m.name)
@@ -710,6 +718,7 @@ class _Checker:
         cf_report = Reporter(self.source)
         typed_lets, laws, _ = self.type_environment(env, cf_report)
         self._merge_counterfactual_report(cf_report, env, changed_by, rebalanced)
+        self.solve_references(original, orig_typed, env, (typed_lets, laws), rebalanced)
 
         if not self.report.has_errors and orig_typed is not None:
             self._check_noop(cf, original, env)
@@ -735,6 +744,9 @@ class _Checker:
                 self.report.rebalance_failed(m.span, name, "the laws ask for different units; "
                                              "no single unit balances them all")
                 env.param_dims[name] = None
+                continue
+            if name not in solved and m.reference:
+                env.param_dims[name] = old[name]  # `at` alone moves the value; the unit may stay
                 continue
             if name not in solved:
                 self.report.rebalance_failed(m.span, name, f"the unit of `{name}` does not affect whether "
@@ -914,6 +926,8 @@ class _Checker:
             threshold=ad.threshold.value if ad else 0.9,
             max_steps=int(ad.max_steps.value) if ad and ad.max_steps else None,
             counterfactual_span=self.counterfactual.label_span,
+            magnitude_reason=self.magnitude.reason if self.magnitude else None,
+            magnitude_span=self.magnitude.span if self.magnitude else None,
             law_spans={**{("original", n): law.span for n, law in original.laws.items()},
                        **{("counterfactual", n): law.span for n, law in cf_env.laws.items()}},
         )
@@ -935,6 +949,9 @@ def _mutation_text(m) -> str:
         return f"set {m.name} = {m.value.text}" + (f" [{m.unit.text}]" if m.unit else "")
     if isinstance(m, A.ScaleMutation):
         return f"scale {m.name} by {m.factor.text}"
+    if isinstance(m, A.RebalanceMutation) and m.reference:
+        return f"rebalance {m.name} at " + ", ".join(
+            f"{r.name} = {r.value.text}" + (f" [{r.unit.text}]" if r.unit else "") for r in m.reference)
     return f"rebalance {m.name}"
 
 

@@ -6,6 +6,7 @@ never writes message text itself. Codes are grouped by hundreds:
     E1xx syntax          E2xx names           E3xx card statements
     E4xx units and dims  E5xx inputs/outputs  E6xx the counterfactual
     E7xx numeric checks  W1xx unused names    W2xx-W3xx other warnings
+    W4xx sound worlds (what a player can tell from size or from the text shown)
 
 `docs/language.md` lists them all with an example each; the golden tests in
 `tests/golden/` hold one bad card per code.
@@ -288,6 +289,10 @@ class Reporter:
         return self.error("E409", span, f"the exponent cannot be evaluated: {why}",
                           notes=[env_note] if env_note else [])
 
+    @_kind("E410", "bad reference point of `rebalance ... at`")
+    def bad_reference(self, span: Span, name: str, why: str, hints: Sequence[str] = ()):
+        return self.error("E410", span, f"`rebalance {name} at ...`: {why}", hints=hints)
+
     # -- E5xx: inputs, outputs, laws, designs -------------------------------
     @_kind("E500", "empty domain")
     def empty_domain(self, span: Span, name: str, why: str):
@@ -376,6 +381,22 @@ class Reporter:
     def bad_target(self, span: Span, why: str, hints: Sequence[str] = ()):
         return self.error("E604", span, why, hints=hints)
 
+    @_kind("E605", "constraint depends on what the counterfactual changes")
+    def constraint_changed(self, span: Span, name: str, mutation: str, mutation_span: Span):
+        return self.error(
+            "E605", span,
+            f"the constraint uses `{name}`, which the counterfactual changes (`{mutation}`); both "
+            "worlds share their constraints, so one of them would refuse experiments by the other's law",
+            related=[(mutation_span, "changed here")],
+            hints=["bound the inputs with their domains (or with numbers) instead, so the constraint "
+                   "holds in both worlds"])
+
+    @_kind("E606", "acknowledgment without a reason")
+    def empty_acknowledgment(self, span: Span):
+        return self.error("E606", span, "`magnitude differs` needs a reason: the string is empty",
+                          hints=['say why the size difference belongs to the world, e.g. '
+                                 '`magnitude differs "quadratic drag is far weaker at these sizes"`'])
+
     # -- E7xx: numeric checks ---------------------------------------------------
     @_kind("E700", "law undefined on the domain")
     def undefined_law(self, span: Span, output: str, env: str, why: str, example: str, related=()):
@@ -441,10 +462,49 @@ class Reporter:
         return self.warning("W303", span, f"{what} still holds the placeholder `{text}`",
                             hints=["replace the TODO with the card's real text"])
 
+    # -- W4xx: sound worlds ------------------------------------------------------
+    @_kind("W400", "worlds differ mostly in size")
+    def size_difference(self, span: Span, label: str, output: str, low: str, median: str, high: str,
+                        hints: Sequence[str] = ()):
+        return self.warning(
+            "W400", span,
+            f'counterfactual "{label}": output `{output}` is {low} to {high} times the original\'s '
+            f"over the evaluation set (median {median}), so one reading tells the worlds apart "
+            "without the law",
+            hints=list(hints) + ['if the size difference belongs to the counterfactual world, say so '
+                                 'in its block: `magnitude differs "WHY"`'])
+
+    @_kind("W401", "counterfactual mostly below the absolute tolerance")
+    def below_tolerance(self, span: Span, label: str, output: str, share: str, tolerance: str):
+        return self.warning(
+            "W401", span,
+            f'counterfactual "{label}": {share} of the evaluation points of `{output}` lie below its '
+            f"absolute tolerance {tolerance}, so the score there checks the tolerance, not the law",
+            hints=["move the domain to where the counterfactual's values stand well above the "
+                   "absolute tolerance, or lower the tolerance"])
+
+    @_kind("W402", "hidden param named in text players see")
+    def visible_param(self, span: Span, name: str, where: str):
+        return self.warning(
+            "W402", span, f"{where} names the hidden param `{name}`: players see this text, so it "
+            "reveals part of the law",
+            hints=["bound the inputs with numbers or their domains, and describe the set-up "
+                   "without the law's symbols"])
+
+    @_kind("W403", "unneeded magnitude acknowledgment")
+    def needless_acknowledgment(self, span: Span, detail: str):
+        return self.warning("W403", span, f"`magnitude differs` is not needed: {detail}",
+                            hints=["remove it, so that it keeps meaning something where it is used"])
+
     # -- notes -----------------------------------------------------------------
     @_kind("N001", "rebalanced unit")
     def rebalanced(self, span: Span, name: str, old_unit: str, new_unit: str):
         return self.note("N001", span, f"in the counterfactual, `{name}` becomes {new_unit} (was {old_unit})")
+
+    @_kind("N002", "value solved by `rebalance ... at`")
+    def reference_solved(self, span: Span, name: str, old_value: str, new_value: str, point: str):
+        return self.note("N002", span, f"in the counterfactual, `{name}` is {new_value} (was {old_value}), "
+                                       f"so both worlds agree at {point}")
 
 
 _FUNCTION_NAMES: set[str] = set()  # filled by the checker's function table

@@ -168,7 +168,9 @@ _CELLS: dict[type, Callable[..., list[Cell]]] = {
                              ("desc", _desc(s.message))],
     A.SetMutation: lambda s: [(None, f"set {s.name} = {_with_unit(s.value.text, s.unit)}")],
     A.ScaleMutation: lambda s: [(None, f"scale {s.name} by {s.factor.text}")],
-    A.RebalanceMutation: lambda s: [(None, f"rebalance {s.name}")],
+    A.RebalanceMutation: lambda s: [(None, f"rebalance {s.name}" + (" at " + ", ".join(
+        f"{r.name} = {_with_unit(r.value.text, r.unit)}" for r in s.reference) if s.reference else ""))],
+    A.MagnitudeDiffers: lambda s: [(None, f"magnitude differs {string_literal(s.reason)}")],
     A.DesignGenerated: lambda s: _seeded(f"fixed design {s.count.text} {s.method}", s.seed),
     A.DesignExplicit: _design_explicit,
     A.Evaluation: lambda s: [(None, _seeded(f"evaluation {s.count.text}", s.seed)[0][1]

@@ -13,6 +13,7 @@ from .checker import check_card
 from .diagnostics import Diagnostic, Reporter, Severity
 from .model import CheckedCard
 from .numeric import numeric_checks
+from .sound_worlds import sound_world_checks
 from .source import SourceText, Span
 from .syntax import parse_tree
 
@@ -69,6 +70,7 @@ def check_source(text: str, path: str = "<string>") -> CheckResult:
             numeric_checks(model, report)
             if report.has_errors:
                 return None
+            sound_world_checks(model, report)
         return model
 
     model = _guarded(report, run)

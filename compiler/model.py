@@ -258,6 +258,9 @@ class CheckedCard:
     threshold: float
     max_steps: Optional[int]
     counterfactual_span: Optional[Span] = None
+    #: `magnitude differs "REASON"` in the counterfactual block, if given (see W400)
+    magnitude_reason: Optional[str] = None
+    magnitude_span: Optional[Span] = None
     #: (environment, output) -> the span of the law in force there
     law_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
 

@@ -9,6 +9,7 @@ echoes of the first.
 from __future__ import annotations
 
 import functools
+import re
 import tomllib
 from importlib import resources
 
@@ -80,7 +81,8 @@ def _keyword_terminals() -> dict[str, str]:
 
 _STATEMENT_KEYWORDS = frozenset("""
     collection field source doi published preprint background conditions input output param let
-    law constraint counterfactual fixed evaluation identification adaptive set scale rebalance""".split())
+    law constraint counterfactual fixed evaluation identification adaptive set scale rebalance
+    magnitude""".split())
 
 
 def describe_expected(expected: set[str]) -> str:
@@ -174,6 +176,13 @@ def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Repor
     if at_end and "RBRACE" in expected:
         report.syntax(span, "the card is not closed: a `}` is missing at the end",
                       hints=[f"found the end of the file; expected {describe_expected(expected)}"])
+        return
+    # `rebalance G at r = 5 [m] m1 = 2`: a reference point without its comma
+    if (not at_end and token.type == "NAME" and "COMMA" in expected and _next_char(source, token) == "="
+            and re.search(r"\brebalance\s+\w+\s+at\b[^{}\n]*$", _text_before(source, token))):
+        report.syntax(span, f"expected `,` before `{token}`",
+                      hints=["separate the inputs of a reference point with commas: "
+                             "`rebalance P at x = 1 [m], y = 2`"])
         return
     # A statement that lost its keyword: `F = a * b`
     if (not at_end and token.type == "NAME" and "RBRACE" in expected

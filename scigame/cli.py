@@ -138,6 +138,51 @@ def cards(paths, fmt):
     sys.exit(EXIT_FINDINGS if any(e.errors for e in entries) else EXIT_OK)
 
 
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-f", "--format", "fmt", type=click.Choice(["human", "markdown", "comment", "json"]),
+              default="human", show_default=True,
+              help="markdown: the table of docs/collections.md; comment: each card's `# worlds:` comment.")
+def worlds(paths, fmt):
+    """Compare each card's two worlds: the counterfactual / original output
+    ratio (min, median, max) over the hidden evaluation set.
+
+    With no PATHS it reads the bundled cards. Exit status 1 if a card has
+    lint errors.
+    """
+    from .worlds import card_worlds, comment, markdown
+
+    try:
+        files = find_cards(paths or (_bundled_cards(),))
+    except CardPathError as exc:
+        raise click.UsageError(str(exc))
+    entries = card_worlds(files)
+    if fmt == "json":
+        click.echo(json.dumps([r.to_dict() for e in entries for r in e.rows], indent=2))
+    elif fmt == "markdown":
+        click.echo(markdown(entries))
+    elif fmt == "comment":
+        click.echo("\n\n".join(f"{e.path}:\n{comment(e)}" for e in entries if not e.errors))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+        from .worlds import sig
+        t = Table(title="counterfactual / original output ratio over the evaluation set")
+        for col in ("card", "output", "min", "median", "max", "magnitude differs"):
+            t.add_column(col, justify="right" if col in ("min", "median", "max") else "left")
+        for e in entries:
+            if e.errors:
+                t.add_row(e.name, f"[red]{e.errors} lint error{'s' if e.errors != 1 else ''}[/red]", "", "", "", "")
+            for r in e.rows:
+                t.add_row(r.card, r.output, sig(r.low), sig(r.median), sig(r.high), "yes" if r.magnitude else "")
+        Console(width=None if sys.stdout.isatty() else 200).print(t)
+    for e in entries:
+        if e.errors:
+            click.echo(f"{e.path}: {e.errors} lint error{'s' if e.errors != 1 else ''}; "
+                       f"run `scigame lint {e.path}`", err=True)
+    sys.exit(EXIT_FINDINGS if any(e.errors for e in entries) else EXIT_OK)
+
+
 def _load(card_path: str):
     """A compiled card from a .sci file or a compiled folder, or a clean error."""
     from .card import CardError, load_card

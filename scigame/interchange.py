@@ -111,9 +111,21 @@ class ScaleDoc(_Doc):
     by: float
 
 
+class ReferenceDoc(_Doc):
+    name: Name
+    value: float
+    unit: Unit = None
+
+
 class RebalanceDoc(_Doc):
     kind: Literal["rebalance"]
     name: Name
+    at: list[ReferenceDoc] = Field(default=[], description="the reference point of `rebalance NAME at ...`")
+
+
+class MagnitudeDoc(_Doc):
+    kind: Literal["magnitude_differs"]
+    reason: str = Field(min_length=1)
 
 
 class ReplaceDoc(_Doc):
@@ -122,7 +134,8 @@ class ReplaceDoc(_Doc):
     expr: Expression
 
 
-MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc], Field(discriminator="kind")]
+MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc, MagnitudeDoc],
+                        Field(discriminator="kind")]
 
 
 class CounterfactualDoc(_Doc):
@@ -206,7 +219,10 @@ def _mutation(m) -> dict:
     if isinstance(m, A.ScaleMutation):
         return {"kind": "scale", "name": m.name, "by": _num(m.factor)}
     if isinstance(m, A.RebalanceMutation):
-        return {"kind": "rebalance", "name": m.name}
+        return {"kind": "rebalance", "name": m.name,
+                "at": [{"name": r.name, "value": _num(r.value), "unit": _unit(r.unit)} for r in m.reference]}
+    if isinstance(m, A.MagnitudeDiffers):
+        return {"kind": "magnitude_differs", "reason": m.reason}
     return {"kind": "law" if isinstance(m, A.Law) else "let", "name": m.name, "expr": format_expr(m.expr)}
 
 
@@ -334,7 +350,10 @@ def _ast_mutation(m, where: str):
     if isinstance(m, ScaleDoc):
         return A.ScaleMutation(N, m.name, N, _lit(m.by))
     if isinstance(m, RebalanceDoc):
-        return A.RebalanceMutation(N, m.name, N)
+        return A.RebalanceMutation(N, m.name, N, tuple(A.ReferenceValue(N, r.name, N, _lit(r.value),
+                                                                        _unit_ref(r.unit)) for r in m.at))
+    if isinstance(m, MagnitudeDoc):
+        return A.MagnitudeDiffers(N, m.reason, N)
     cls = A.Law if m.kind == "law" else A.Let
     return cls(N, m.name, N, _expr(m.expr, f"{where}.expr"))
 

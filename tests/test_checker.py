@@ -7,6 +7,7 @@ Expected numbers are derived by hand or with pint, never by the code under test.
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,8 +19,16 @@ from scigame.compiler.units import DIMENSIONLESS, Dim
 
 UREG = pint.UnitRegistry()
 CARDS = Path(__file__).resolve().parent.parent / "cards" / "historical"
-GRAVITATION = (CARDS / "gravitation.sci").read_text(encoding="utf-8")
-STEFAN = (CARDS / "stefan_boltzmann.sci").read_text(encoding="utf-8")
+
+
+def _plain_rebalance(text: str) -> str:
+    """A bundled card with its `rebalance P at ...` made a plain `rebalance P`:
+    these tests exercise the plain form (tests/test_sound_worlds.py the other)."""
+    return re.sub(r"(rebalance \w+) at [^\n]*", r"\1", text)
+
+
+GRAVITATION = _plain_rebalance((CARDS / "gravitation.sci").read_text(encoding="utf-8"))
+STEFAN = _plain_rebalance((CARDS / "stefan_boltzmann.sci").read_text(encoding="utf-8"))
 
 L, M, T = "[length]", "[mass]", "[time]"
 

@@ -146,7 +146,8 @@ def test_second_process_uses_numba_disk_cache_without_pint_or_lark(tmp_path):
     assert list((result.folder / "__pycache__").glob("*.nbi"))
     for run in runs:
         assert not run["pint"] and not run["lark"]
-        assert run["F"] == pytest.approx(6.674e-11 * 10 * 20 / 2 ** 3, rel=1e-9)
+        # `rebalance G at r = 5 [m]`: G' = G * 5 m, so that G m1 m2 / r^2 = G' m1 m2 / r^3 at 5 m
+        assert run["F"] == pytest.approx(6.674e-11 * 5 * 10 * 20 / 2 ** 3, rel=1e-9)
 
 
 def test_public_views_hide_the_world(tmp_path):

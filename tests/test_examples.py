@@ -42,22 +42,24 @@ def test_python_api_example():
     out = run_example("examples/python_api.py").stdout
     assert "card gravitation" in out
     assert "m1 [kg] in 1 .. 1000" in out
-    assert "counterfactual: G = 6.674e-11 [m^4 kg^-1 s^-2]" in out
+    # `rebalance G at r = 5 [m]`: G m1 m2 / (5 m)^2 = G' m1 m2 / (5 m)^3, so G' = 5 G
+    assert "counterfactual: G = 3.337e-10 [m^4 kg^-1 s^-2]" in out
     # Worked by hand: F = G m1 m2 / r^n with G = 6.674e-11 (SI), m1 = 100 kg,
-    # m2 = 200 kg, r = 2 m; n = 2 in the original and 3 in the counterfactual.
+    # m2 = 200 kg, r = 2 m; n = 2 in the original and 3 (with G' = 5 G) in the counterfactual.
     g, m1, m2, r = 6.674e-11, 100.0, 200.0, 2.0
     assert printed_value(out, "original", "F") == pytest.approx(g * m1 * m2 / (r * r), rel=1e-9)
-    assert printed_value(out, "counterfactual", "F") == pytest.approx(g * m1 * m2 / (r * r * r), rel=1e-9)
+    assert printed_value(out, "counterfactual", "F") == pytest.approx(5 * g * m1 * m2 / (r * r * r), rel=1e-9)
     assert printed_value(out, "original", "F") == pytest.approx(3.337e-7, rel=1e-9)
 
 
 def test_python_api_example_on_the_example_card():
     out = run_example("examples/python_api.py", "examples/write_a_card/hooke.sci").stdout
-    # F = k x^n with k = 250 N/m at the midpoint x = 27.5 mm = 0.0275 m;
-    # n = 1 in the original, 2 in the counterfactual (k keeps 250 in SI).
+    # F = k x^n with k = 250 N/m at the midpoint x = 27.5 mm = 0.0275 m; n = 1 in
+    # the original, 2 in the counterfactual, where `rebalance k at x = 20 [mm]`
+    # makes k' 0.02^2 = 250 * 0.02, so k' = 12500 (SI).
     x = 0.0275
     assert printed_value(out, "original", "F") == pytest.approx(250 * x, rel=1e-9)
-    assert printed_value(out, "counterfactual", "F") == pytest.approx(250 * x * x, rel=1e-9)
+    assert printed_value(out, "counterfactual", "F") == pytest.approx(12500 * x * x, rel=1e-9)
 
 
 def _score_table(output: str) -> dict[str, dict[str, tuple[str, str]]]:
@@ -147,8 +149,10 @@ def test_example_card_values():
 
     card = check_file(EXAMPLES / "write_a_card" / "hooke.sci").card
     assert card is not None
-    assert float(card.original.evaluate(card, {"x": 20.0})["F"]) == pytest.approx(250 * 0.02)
-    assert float(card.counterfactual.evaluate(card, {"x": 20.0})["F"]) == pytest.approx(250 * 0.02 ** 2)
+    assert float(card.original.evaluate(card, {"x": 40.0})["F"]) == pytest.approx(250 * 0.04)
+    assert float(card.counterfactual.evaluate(card, {"x": 40.0})["F"]) == pytest.approx(12500 * 0.04 ** 2)
+    # the two worlds agree at the reference point 20 mm
+    assert float(card.counterfactual.evaluate(card, {"x": 20.0})["F"]) == pytest.approx(250 * 0.02)
     assert card.counterfactual.params["k"].unit_text == "m^-1 kg s^-2"
 
 
@@ -158,14 +162,15 @@ def test_custom_player_example():
     assert "12 episodes played" in out
 
     # The submitted power laws, against the gravitation card's own law
-    # written out here: F = G m1 m2 / r^n with G = 6.674e-11 (SI), n = 2 in
-    # the original and 3 in the counterfactual. Four preset observations
-    # determine the three exponents and the coefficient exactly.
+    # written out here: F = G m1 m2 / r^n with G = 6.674e-11 (SI) and n = 2 in
+    # the original, G = 5 * 6.674e-11 (its `rebalance G at r = 5 [m]`) and n = 3
+    # in the counterfactual. Four preset observations determine the three
+    # exponents and the coefficient exactly.
     laws = dict(re.findall(r"^  discovery\s+(\w+)\s+fixed\s+F = (.+?) \(from 4 observations\)", out, re.M))
     assert set(laws) == {"original", "counterfactual"}, out
-    for world, n in (("original", 2), ("counterfactual", 3)):
+    for world, n, coupling in (("original", 2, 6.674e-11), ("counterfactual", 3, 5 * 6.674e-11)):
         coefficient, *factors = laws[world].split("·")
-        assert float(coefficient) == pytest.approx(6.674e-11, rel=1e-4)
+        assert float(coefficient) == pytest.approx(coupling, rel=1e-4)
         assert factors == ["m1", "m2", f"r^-{n}"]
 
     # Summary rows: setting, world, protocol, B, n, weak ESR, strict ESR, mean PS.

@@ -178,14 +178,18 @@ def statement(rnd) -> list[str]:
 
 
 def mutation(rnd) -> list[str]:
-    kind = rnd.choice(["set", "scale", "rebalance", "let", "law"])
+    kind = rnd.choice(["set", "scale", "rebalance", "let", "law", "magnitude"])
     name = rnd.choice(NAMES)
+    if kind == "magnitude":
+        return ["magnitude", "differs", '"' + text(rnd, string.ascii_letters + " ", 1, 12) + '"']
     if kind == "set":
         return ["set", name, "="] + [signed(rnd)] + opt(rnd, [rnd.choice(UNITS)])
     if kind == "scale":
         return ["scale", name, "by", signed(rnd)]
     if kind == "rebalance":
-        return ["rebalance", name]
+        at = [[rnd.choice(NAMES), "=", signed(rnd)] + opt(rnd, [rnd.choice(UNITS)])
+              for _ in range(rnd.randint(1, 2))]
+        return ["rebalance", name] + opt(rnd, ["at"] + [t for i, a in enumerate(at) for t in ([","] if i else []) + a])
     return [kind, name, "="] + expr(rnd)
 
 

@@ -20,10 +20,14 @@ from scigame.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 G = 6.674e-11
+#: the card's `rebalance G at r = 5 [m]`: G m1 m2 / r0^2 = G' m1 m2 / r0^3, so G' = G * 5 m
+G_CF = G * 5
 
 
 def law(n):
-    return {"F": {"op": "div", "args": [{"op": "mul", "args": [G, {"var": "m1"}, {"var": "m2"}]},
+    """The gravitation card's law in the world whose distance exponent is n."""
+    coupling = G if n == 2 else G_CF
+    return {"F": {"op": "div", "args": [{"op": "mul", "args": [coupling, {"var": "m1"}, {"var": "m2"}]},
                                         {"op": "pow", "args": [{"var": "r"}, n]}]}}
 
 
@@ -92,7 +96,7 @@ def test_fixed_gives_the_first_b_design_points(grav):
     assert len(obs) == 3 == len(ep.given) and ep.outcome.steps == 3
     for o, p in zip(obs, grav.data.design.points[:3]):
         assert o.inputs == p
-        want = G * p["m1"] * p["m2"] / p["r"] ** 3
+        want = G_CF * p["m1"] * p["m2"] / p["r"] ** 3
         assert o.outputs["F"] == pytest.approx(want, abs=1e-15)  # quantised to 1e-15 N
     assert ep.outcome.strict_success
 

@@ -16,6 +16,8 @@ from scigame.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 G = 6.674e-11
+#: the card's `rebalance G at r = 5 [m]`: G m1 m2 / r0^2 = G' m1 m2 / r0^3, so G' = G * 5 m
+G_CF = G * 5
 
 
 def tree_law(G_value=G, n=2):
@@ -33,8 +35,9 @@ def by_hand(grav, env):
     """The law's values on the hidden set, computed here from the inputs."""
     ev = grav.evaluation.inputs
     m1, m2, r = (np.asarray(ev[k]) for k in ("m1", "m2", "r"))
-    n = 2 if env == "original" else 3
-    return G * m1 * m2 / r ** n
+    if env == "original":
+        return G * m1 * m2 / r ** 2
+    return G_CF * m1 * m2 / r ** 3
 
 
 def test_stored_truth_is_the_law(grav):
@@ -45,7 +48,7 @@ def test_stored_truth_is_the_law(grav):
 def test_exact_law_is_strict(grav):
     s = grav.score(tree_law(), "original")
     assert (s.valid, s.weak, s.strict, s.ps) == (True, True, True, 1.0)
-    s = grav.score(tree_law(n=3), "counterfactual")
+    s = grav.score(tree_law(G_CF, n=3), "counterfactual")
     assert (s.valid, s.weak, s.strict) == (True, True, True)
 
 
@@ -65,7 +68,7 @@ def test_tiny_extra_term_is_weak_not_strict(grav):
 
 
 def test_other_worlds_law_fails_weak(grav):
-    s = grav.score(tree_law(n=3), "original")
+    s = grav.score(tree_law(G_CF, n=3), "original")
     assert s.valid and not s.weak and s.strict is False
     g = by_hand(grav, "original")
     guess = by_hand(grav, "counterfactual")
@@ -106,12 +109,13 @@ def test_constant_predictor_ps_matches_formula(grav, c):
 
 def test_score_cli(grav, tmp_path):
     pred = tmp_path / "p.json"
-    pred.write_text(json.dumps(tree_law(n=3)))
+    pred.write_text(json.dumps(tree_law(G_CF, n=3)))
     r = CliRunner().invoke(main, ["score", str(grav.folder), str(pred), "--env", "counterfactual"])
     assert r.exit_code == 0, r.output
     out = json.loads(r.output)
     assert {"valid", "reason", "ps", "weak", "strict"} <= set(out)
-    assert out["strict"] is True and out["ps"] == 1.0
+    # G' is solved numerically by the card's `rebalance G at`: equal to 5 G within a float's last digit
+    assert out["strict"] is True and out["ps"] == pytest.approx(1.0, abs=1e-12)
     pred.write_text('{"F": {"op": "div", "args": [1, 0]}}')
     out = json.loads(CliRunner().invoke(main, ["score", str(grav.folder), str(pred), "--env", "original"]).output)
     assert out["valid"] is False and "F" in out["path"]

@@ -5,7 +5,8 @@ The reference here is built from the card's own text with a deliberately
 small reader of our own (regexes, `^` -> `**`) and evaluated with pint
 quantities: it shares no code with the checker, the tree builder or the code
 generator, so a unit or conversion mistake in any of them shows up as a
-disagreement.
+disagreement. The value a `rebalance P at ...` gives P is derived by hand
+from each card's laws (`HAND_REFERENCE`), not solved numerically.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def read_card(text: str):
     m = re.search(r'counterfactual\s+"[^"]*"\s*\{(.*?)\n\s*\}', text, re.S)
     cf_block = m.group(1) if m else ""
     main = text.replace(m.group(0), "") if m else text
-    card = {"inputs": {}, "outputs": {}, "params": {}, "lets": {}, "laws": {}, "constraints": []}
+    card = {"inputs": {}, "outputs": {}, "params": {}, "lets": {}, "laws": {}, "constraints": [],
+            "name": re.search(r"^\s*card\s+(\w+)", text, re.M).group(1)}
     for name, unit, kind, body in re.findall(
             rf"^\s*input\s+(\w+)\s*(?:{_UNIT})?\s*(integer\s+in|in)\s+(.*?)(?:\"|$)", main, re.M):
         card["inputs"][name] = {"unit": unit or "dimensionless", "domain": body.strip()}
@@ -64,10 +66,43 @@ def read_card(text: str):
                                    main, re.M):
         card["constraints"].append((lhs.strip(), op, rhs.strip()))
     mutations = []
-    for stmt in re.findall(r"(set\s+\w+\s*=\s*\S+(?:\s*\[[^\]]*\])?|scale\s+\w+\s+by\s+\S+|rebalance\s+\w+"
+    for stmt in re.findall(r"(set\s+\w+\s*=\s*\S+(?:\s*\[[^\]]*\])?|scale\s+\w+\s+by\s+\S+"
+                           r"|rebalance\s+\w+(?:\s+at\s+[^\n]+)?"
                            r"|let\s+\w+\s*=\s*[^\n]+|law\s+\w+\s*=\s*[^\n]+)", cf_block):
         mutations.append(stmt.strip())
     return card, mutations
+
+
+#: `rebalance P at ...`: P's counterfactual value (with the unit that balances
+#: the law), derived by hand from each card's laws so that both worlds agree at
+#: the reference point. `p` holds the original params, `at` the reference
+#: point, both as pint quantities.
+HAND_REFERENCE = {
+    # A exp(-Ea/(R T0)) = A' exp(-0.8 Ea/(R T0))  =>  A' = A exp(-0.2 Ea/(R T0))
+    "arrhenius": {"A": lambda p, at: p["A"] * np.exp(-0.2 * p["Ea"] / (p["R"] * at["T"]))},
+    # G m1 m2 / r0^2 = G' m1 m2 / r0^3  =>  G' = G r0
+    "gravitation": {"G": lambda p, at: p["G"] * at["r"]},
+    # rho S 10^(-M0) = rho' S 10^(-1.3 M0)  =>  rho' = rho 10^(0.3 M0)
+    "gutenberg_richter": {"rho": lambda p, at: p["rho"] * 10 ** (0.3 * at["M"])},
+    # pi dp r0^4 / (8 mu L) = pi dp r0^3 / (8 mu' L)  =>  mu' = mu / r0
+    "poiseuille": {"mu": lambda p, at: p["mu"] / at["r"]},
+    # v^2 sin(2 theta) / g = v^3 sin(2 theta) / g' at v = v0 (and the same for H)  =>  g' = g v0
+    "projectile": {"g": lambda p, at: p["g"] * at["v0"]},
+    # eps sigma A T0^4 = eps sigma' A T0^5  =>  sigma' = sigma / T0
+    "stefan_boltzmann": {"sigma": lambda p, at: p["sigma"] / at["T"]},
+}
+
+
+def _reference_point(card, mutation: str):
+    """The inputs of `rebalance P at X = V [UNIT], ...` as pint quantities (a
+    bare value is in the input's declared unit), or None for a plain rebalance."""
+    m = re.match(r"rebalance\s+\w+\s+at\s+(.+)", mutation)
+    if m is None:
+        return None
+    point = {}
+    for name, value, unit in re.findall(rf"(\w+)\s*=\s*({_NUM})\s*(?:{_UNIT})?", m.group(1)):
+        point[name] = Q(float(value), unit or card["inputs"][name]["unit"])
+    return point
 
 
 def apply_counterfactual(card, mutations):
@@ -84,7 +119,14 @@ def apply_counterfactual(card, mutations):
             name, factor = re.match(rf"scale\s+(\w+)\s+by\s+({_NUM})", m).groups()
             cf["params"][name] = cf["params"][name] * float(factor)
         elif m.startswith("rebalance"):
-            rebalanced.add(m.split()[1])
+            name = m.split()[1]
+            at = _reference_point(card, m)
+            if at is None:
+                rebalanced.add(name)
+            else:  # the worlds agree at the reference point: P's value (and unit) by hand
+                assert name in HAND_REFERENCE.get(card["name"], {}), \
+                    f"{card['name']}: no hand-derived value for `{m}` in HAND_REFERENCE"
+                cf["params"][name] = HAND_REFERENCE[card["name"]][name](card["params"], at)
         else:
             kind, name, expr = re.match(r"(let|law)\s+(\w+)\s*=\s*(.+)", m).groups()
             cf["lets" if kind == "let" else "laws"][name] = expr.strip()

@@ -13,18 +13,22 @@ card arrhenius "Arrhenius temperature dependence of a rate constant" {
   conditions "first-order kinetics; reactant dilute; catalyst concentration fixed"
   conditions "same reaction mechanism at every temperature in the range"
 
-  input  T [K] in 280 .. 360   "absolute temperature of the bath"
+  input  T [K]     in 280 .. 360  "absolute temperature of the bath"
   output k [1/min] resolution 1e-5 tolerance abs 1e-5 rel 1%  "first-order rate constant"
 
-  param A  = 1e10 [1/s]          "frequency factor"
-  param Ea = 80 [kJ/mol]         "activation energy"
-  param R  = 8.314 [J/(mol*K)]   "molar gas constant"
+  param A  = 1e10 [1/s]         "frequency factor"
+  param Ea = 80 [kJ/mol]        "activation energy"
+  param R  = 8.314 [J/(mol*K)]  "molar gas constant"
 
   law k = A * exp(-Ea / (R * T))
 
-  # mutation kind: parameter scaling
+  # mutation kind: parameter scaling. `A` takes the value that gives both worlds the
+  # same rate constant at 320 K, so the worlds differ in how k changes with T.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   k: min 0.52, median 0.97, max 2.3
   counterfactual "parameter scaling: activation energy lowered to 0.8" {
     scale Ea by 0.8
+    rebalance A at T = 320 [K]
   }
 
   fixed design 4 sobol seed 1

@@ -15,18 +15,21 @@ card barometric "Barometric formula for an isothermal atmosphere" {
   conditions "dry, still air at one uniform temperature below the sonde"
   conditions "sea-level pressure the same on every day used"
 
-  input  h [m] in 0 .. 4000     "height above sea level"
-  input  T [K] in 240 .. 310    "temperature of the air column"
+  # a tethered sonde reaches 1.5 km; sea-level air at a coastal station is -8 to 32 C
+  input  h [m]   in 0 .. 1500   "height above sea level"
+  input  T [K]   in 265 .. 305  "temperature of the air column"
   output p [hPa] resolution 0.1 tolerance abs 0.2 rel 0.5%  "air pressure at the sonde"
 
-  param p0 = 1013.25 [hPa]       "sea-level pressure"
-  param Ma = 0.02896 [kg/mol]    "molar mass of air"
-  param g  = 9.81 [m/s^2]        "gravitational acceleration"
-  param R  = 8.314 [J/(mol*K)]   "molar gas constant"
+  param p0 = 1013.25 [hPa]      "sea-level pressure"
+  param Ma = 0.02896 [kg/mol]   "molar mass of air"
+  param g  = 9.81 [m/s^2]       "gravitational acceleration"
+  param R  = 8.314 [J/(mol*K)]  "molar gas constant"
 
   law p = p0 * exp(-Ma * g * h / (R * T))
 
   # mutation kind: parameter scaling
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   p: min 0.96, median 0.98, max 1
   counterfactual "parameter scaling: molar mass of air raised by 1.2" {
     scale Ma by 1.2
   }

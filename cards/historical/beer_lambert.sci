@@ -15,9 +15,9 @@ card beer_lambert "Beer-Lambert law of light absorption" {
   conditions "monochromatic light; no scattering or fluorescence"
   conditions "fixed temperature and solvent; stray light negligible"
 
-  input  c [uM] in 1 .. 100                  "dye concentration"
-  input  l [cm] in {0.1, 0.2, 0.5, 1.0}      "path length of the cuvette"
-  output A [1] resolution 0.001 tolerance abs 0.005 rel 1%  "absorbance"
+  input  c [uM] in 1 .. 100              "dye concentration"
+  input  l [cm] in {0.1, 0.2, 0.5, 1.0}  "path length of the cuvette"
+  output A [1]  resolution 0.001 tolerance abs 0.005 rel 1%  "absorbance"
 
   param eps = 2.0e4 [L/(mol*cm)]  "molar absorptivity of the dye"
   param kd  = 0 [1/uM]            "rise of absorptivity per unit concentration"
@@ -25,6 +25,8 @@ card beer_lambert "Beer-Lambert law of light absorption" {
   law A = eps * l * c * (1 + kd * c)
 
   # mutation kind: interaction term switched on
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   A: min 1, median 1.3, max 1.5
   counterfactual "interaction term switched on: dye aggregates absorb more strongly" {
     set kd = 0.005 [1/uM]
   }

@@ -16,17 +16,19 @@ card bragg "Bragg reflection of X-rays by a crystal" {
   conditions "monochromatic X-rays; perfect crystal with the cleavage face parallel to the reflecting planes"
   conditions "refraction of X-rays in the crystal negligible"
 
-  input  wl [pm] in 50 .. 200      "X-ray wavelength"
-  input  n  integer in 1 .. 3      "peak number, counted from the smallest angle"
+  # every peak of the domain exists in both worlds (n * wl <= 540 pm < 2 d = 564 pm),
+  # so no constraint is needed, and none shows players the combination n wl / 2d
+  input  wl    [pm]  in 50 .. 180       "X-ray wavelength"
+  input  n           integer in 1 .. 3  "peak number, counted from the smallest angle"
   output theta [deg] resolution 0.01 tolerance abs 0.02 rel 0.5%  "glancing angle of the peak"
-
-  constraint n * wl < 2 * d  "this peak does not exist for this wavelength"
 
   param d = 282 [pm]  "spacing of the reflecting planes"
 
   law theta = asin(n * wl / (2 * d))
 
   # mutation kind: parameter scaling
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   theta: min 0.73, median 0.83, max 0.83
   counterfactual "parameter scaling: plane spacing enlarged by 1.2" {
     scale d by 1.2
   }

@@ -15,16 +15,18 @@ card darcy "Darcy's law of flow through porous media" {
   conditions "steady, slow, laminar flow through fully saturated sand"
   conditions "homogeneous packing; water at constant temperature"
 
-  input  dh [cm]   in 5 .. 100    "head difference between inlet and outlet"
-  input  L  [cm]   in 20 .. 200   "length of the sand column"
-  input  A  [cm^2] in 10 .. 100   "cross-sectional area of the column"
+  input  dh [cm]     in 5 .. 100   "head difference between inlet and outlet"
+  input  L  [cm]     in 20 .. 200  "length of the sand column"
+  input  A  [cm^2]   in 10 .. 100  "cross-sectional area of the column"
   output Q  [mL/min] resolution 0.01 tolerance abs 0.05 rel 1%  "steady volumetric discharge"
 
-  param K = 1e-4 [m/s]   "hydraulic conductivity of the sand"
+  param K = 1e-4 [m/s]  "hydraulic conductivity of the sand"
 
   law Q = K * A * dh / L
 
   # mutation kind: parameter scaling
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   Q: min 1.2, median 1.2, max 1.2
   counterfactual "parameter scaling: conductivity raised by 1.2" {
     scale K by 1.2
   }

@@ -15,8 +15,8 @@ card gutenberg_richter "Gutenberg-Richter frequency-magnitude relation" {
   conditions "catalogue complete above the smallest threshold used"
   conditions "seismicity uniform in space and steady in time across the province"
 
-  input  M [1]    in 2.5 .. 7             "threshold magnitude"
-  input  S [km^2] in log 1e3 .. 1e5       "area of the counting region"
+  input  M [1]    in 2.5 .. 7        "threshold magnitude"
+  input  S [km^2] in log 1e3 .. 1e5  "area of the counting region"
   output N [1/yr] resolution 0.0001 tolerance abs 0.001 rel 5%  "yearly number of events at or above the threshold"
 
   param rho = 2.5 [1/(yr*km^2)]  "areal rate scale"
@@ -24,9 +24,13 @@ card gutenberg_richter "Gutenberg-Richter frequency-magnitude relation" {
 
   law N = rho * S * 10^(-b * M)
 
-  # mutation kind: coefficient change
-  counterfactual "coefficient change: b-value raised to 1.3" {
+  # mutation kind: exponent change (b is the exponent of 10^-M). `rho` takes the value
+  # that gives both worlds the same rate at magnitude 4.5.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   N: min 0.18, median 0.76, max 3.9
+  counterfactual "exponent change: b-value raised to 1.3" {
     set b = 1.3
+    rebalance rho at M = 4.5
   }
 
   fixed design 4 sobol seed 1

@@ -16,16 +16,21 @@ card newton_cooling "Newton's law of cooling" {
 
   input  t  [min] in 0 .. 60     "time since the can was set down"
   input  T0 [K]   in 330 .. 370  "starting temperature of the water"
-  output T  [K] resolution 0.01 tolerance abs 0.1 rel 0.1%  "temperature of the water"
+  output T  [K]   resolution 0.01 tolerance abs 0.1 rel 0.1%  "temperature of the water"
 
   param Ta  = 293 [K]   "room temperature"
   param tau = 25 [min]  "characteristic cooling time"
-  param k   = 0 [1/K]   "rise of the cooling rate per kelvin of starting excess"
+  param k   = 0 [1/K]   "rise of the cooling rate per kelvin of excess"
 
-  law T = Ta + (T0 - Ta) * exp(-t * (1 + k * (T0 - Ta)) / tau)
+  # The excess x = T - Ta obeys dx/dt = -(x / tau) * (1 + k * x): the cooling rate
+  # depends on the current excess only. Its solution, with x0 = T0 - Ta and
+  # u = exp(-t / tau), is x = x0 * u / (1 + k * x0 * (1 - u)); k = 0 is Newton's law.
+  law T = Ta + (T0 - Ta) * exp(-t / tau) / (1 + k * (T0 - Ta) * (1 - exp(-t / tau)))
 
   # mutation kind: interaction term switched on
-  counterfactual "interaction term switched on: hotter starts cool faster" {
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   T: min 0.97, median 0.99, max 1
+  counterfactual "interaction term switched on: a larger excess cools faster" {
     set k = 0.01 [1/K]
   }
 

@@ -16,10 +16,10 @@ card ohm_joule "Ohm's law and Joule heating in a resistor" {
   conditions "steady state reached before reading; contact and lead resistances negligible"
   conditions "the oil bath holds the resistor at a fixed temperature"
 
-  input  V [V]   in 0.5 .. 12    "applied voltage"
-  input  R [ohm] in 10 .. 1000   "nominal resistance measured at a very small test current"
-  output I [mA] resolution 0.01 tolerance abs 0.05 rel 1%  "current through the resistor"
-  output P [mW] resolution 0.01 tolerance abs 0.05 rel 1%  "heating power delivered to the bath"
+  input  V [V]   in 0.5 .. 12   "applied voltage"
+  input  R [ohm] in 10 .. 1000  "nominal resistance measured at a very small test current"
+  output I [mA]  resolution 0.01 tolerance abs 0.05 rel 1%  "current through the resistor"
+  output P [mW]  resolution 0.01 tolerance abs 0.05 rel 1%  "heating power delivered to the bath"
 
   param beta = 0 [1/V]  "fractional rise of resistance per volt applied"
 
@@ -28,6 +28,9 @@ card ohm_joule "Ohm's law and Joule heating in a resistor" {
   law P = V^2 / Reff
 
   # mutation kind: interaction term switched on
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   I: min 0.63, median 0.75, max 0.97
+  #   P: min 0.63, median 0.75, max 0.97
   counterfactual "interaction term switched on: resistance rises in proportion to the applied voltage" {
     set beta = 0.05 [1/V]
   }

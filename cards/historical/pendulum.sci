@@ -14,7 +14,7 @@ card pendulum "Small-angle period of a simple pendulum" {
   conditions "release amplitude below about 5 degrees"
   conditions "thread mass and air drag negligible; bob small compared with the thread length"
 
-  input  L [m] in 0.2 .. 2.0   "length from the pivot to the centre of the bob"
+  input  L [m] in 0.2 .. 2.0  "length from the pivot to the centre of the bob"
   output T [s] resolution 0.001 tolerance abs 0.002 rel 0.5%  "period of one full oscillation"
 
   param g = 9.81 [m/s^2]  "local gravitational acceleration"
@@ -22,6 +22,8 @@ card pendulum "Small-angle period of a simple pendulum" {
   law T = 2 * pi * sqrt(L / g)
 
   # mutation kind: parameter scaling
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   T: min 1.1, median 1.1, max 1.1
   counterfactual "parameter scaling: gravity weakened to 0.8 of its value" {
     scale g by 0.8
   }

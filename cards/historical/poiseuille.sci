@@ -13,12 +13,12 @@ card poiseuille "Hagen-Poiseuille flow through a capillary" {
     capillary is collected on a balance and the steady volumetric flow
     rate is reported.
   """
-  conditions "steady laminar flow; entrance and exit effects negligible"
+  conditions "steady laminar flow; entrance, exit and kinetic-energy effects below 0.5% of the pressure drop"
   conditions "water temperature held constant; tube walls wetted and clean"
 
-  input  r  [mm]  in log 0.1 .. 0.5  "bore radius of the capillary"
-  input  L  [cm]  in 10 .. 50        "length of the capillary"
-  input  dp [kPa] in 0.5 .. 5        "pressure difference between the ends"
+  input  r  [mm]   in log 0.1 .. 0.25  "bore radius of the capillary"
+  input  L  [cm]   in 20 .. 50         "length of the capillary"
+  input  dp [kPa]  in 0.5 .. 2.5       "pressure difference between the ends"
   output Q  [uL/s] resolution 0.001 tolerance abs 0.005 rel 1%  "volumetric flow rate"
 
   param mu = 1.0e-3 [Pa*s]  "viscosity of water"
@@ -26,10 +26,13 @@ card poiseuille "Hagen-Poiseuille flow through a capillary" {
 
   law Q = pi * dp * r^n / (8 * mu * L)
 
-  # mutation kind: exponent change
+  # mutation kind: exponent change. `mu` takes the unit the cube law needs and the
+  # value that gives both worlds the same flow through a 0.16 mm bore.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   Q: min 0.64, median 1, max 1.6
   counterfactual "exponent change: flow grows with the cube of the bore radius" {
     set n = 3
-    rebalance mu
+    rebalance mu at r = 0.16 [mm]
   }
 
   fixed design 4 sobol seed 1

@@ -19,8 +19,8 @@ card projectile "Range and peak height of a projectile" {
 
   input  v0    [m/s] in 2 .. 10   "launch speed"
   input  theta [deg] in 15 .. 75  "launch elevation above the horizontal"
-  output R [m] resolution 0.001 tolerance abs 0.005 rel 1%  "horizontal distance to the landing spot"
-  output H [m] resolution 0.001 tolerance abs 0.005 rel 1%  "greatest height above the floor"
+  output R     [m]   resolution 0.001 tolerance abs 0.005 rel 1%  "horizontal distance to the landing spot"
+  output H     [m]   resolution 0.001 tolerance abs 0.005 rel 1%  "greatest height above the floor"
 
   param g = 9.81 [m/s^2]  "local gravitational acceleration"
   param n = 2             "speed exponent"
@@ -28,10 +28,14 @@ card projectile "Range and peak height of a projectile" {
   law R = v0^n * sin(2 * theta) / g
   law H = v0^n * sin(theta)^2 / (2 * g)
 
-  # mutation kind: exponent change
+  # mutation kind: exponent change. `g` takes the unit the cube law needs and the
+  # value that gives both worlds the same flight at a launch speed of 6 m/s.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   R: min 0.34, median 1, max 1.7
+  #   H: min 0.34, median 1, max 1.7
   counterfactual "exponent change: range and height grow with the cube of the launch speed" {
     set n = 3
-    rebalance g
+    rebalance g at v0 = 6 [m/s]
   }
 
   fixed design 4 sobol seed 1

@@ -13,15 +13,17 @@ card radioactive_decay "Radioactive decay of thorium emanation" {
   conditions "a single pure radioactive species; no parent present after time zero"
   conditions "counter dead time and background corrections already applied"
 
-  input  t [s]   in 0 .. 300   "time elapsed since the supply was cut off"
+  input  t [s]   in 0 .. 300  "time elapsed since the supply was cut off"
   output R [1/s] resolution 0.01 tolerance abs 0.05 rel 1%  "count rate"
 
-  param R0    = 500 [1/s]   "count rate at time zero"
-  param thalf = 55.6 [s]    "characteristic time of the decline"
+  param R0    = 500 [1/s]  "count rate at time zero"
+  param thalf = 55.6 [s]   "characteristic time of the decline"
 
   law R = R0 * 2^(-t / thalf)
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   R: min 0.94, median 1.8, max 6.5
   counterfactual "replaced law: hyperbolic decline" {
     law R = R0 / (1 + t / thalf)
   }

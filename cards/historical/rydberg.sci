@@ -7,7 +7,7 @@ card rydberg "Rydberg formula for the hydrogen spectrum" {
   background """
     A low-pressure hydrogen discharge tube is viewed with calibrated
     grating spectrographs covering the vacuum ultraviolet, the visible and
-    the near infrared. The lines of atomic hydrogen fall into series; each
+    the infrared out to 5 micrometres. The lines of atomic hydrogen fall into series; each
     series is labelled by a small whole number, and the lines within a
     series are labelled by a second, larger whole number counting upward
     from the series' longest-wavelength line. For a chosen pair of labels
@@ -16,9 +16,9 @@ card rydberg "Rydberg formula for the hydrogen spectrum" {
   conditions "atomic (not molecular) hydrogen lines; vacuum wavelengths"
   conditions "fine structure and isotope shifts below the resolution"
 
-  input  n     integer in 2 .. 7   "label of the line within its series"
-  input  m_low in {1, 2, 3}        "label of the series"
-  output wl [nm] resolution 0.01 tolerance abs 0.05 rel 0.1%  "vacuum wavelength of the line"
+  input  n          integer in 2 .. 7  "label of the line within its series"
+  input  m_low      in {1, 2, 3}       "label of the series"
+  output wl    [nm] resolution 0.01 tolerance abs 0.05 rel 0.1%  "vacuum wavelength of the line"
 
   constraint n > m_low  "a line's label must exceed its series label"
 
@@ -28,6 +28,8 @@ card rydberg "Rydberg formula for the hydrogen spectrum" {
   law wl = 1 / (RH * (1 / m_low^p - 1 / n^p))
 
   # mutation kind: exponent change
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   wl: min 0.86, median 1.7, max 2.7
   counterfactual "exponent change: level terms fall off with the cube of the label" {
     set p = 3
   }

@@ -15,15 +15,17 @@ card snell "Snell's law of refraction" {
   conditions "monochromatic light; isotropic homogeneous glass"
   conditions "beam enters through the flat face at its centre"
 
-  input  theta1 [deg] in 0 .. 80   "angle of incidence in air, from the normal"
+  input  theta1 [deg] in 0 .. 80  "angle of incidence in air, from the normal"
   output theta2 [deg] resolution 0.01 tolerance abs 0.05 rel 0.5%  "angle of refraction in the glass, from the normal"
 
-  param n1 = 1.000   "refractive index of air"
-  param n2 = 1.50    "refractive index of the glass"
+  param n1 = 1.000  "refractive index of air"
+  param n2 = 1.50   "refractive index of the glass"
 
   law theta2 = asin(n1 * sin(theta1) / n2)
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   theta2: min 1, median 1.2, max 1.8
   counterfactual "replaced law: tangent law of refraction" {
     law theta2 = atan(n1 * tan(theta1) / n2)
   }

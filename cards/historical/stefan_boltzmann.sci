@@ -17,18 +17,21 @@ card stefan_boltzmann "Stefan-Boltzmann law of thermal radiation" {
 
   input  T [K]    in 500 .. 1500  "absolute temperature of the plate"
   input  A [cm^2] in 10 .. 100    "exposed radiating area"
-  output P [W] resolution 0.001 tolerance abs 0.01 rel 1%  "total radiated power"
+  output P [W]    resolution 0.001 tolerance abs 0.01 rel 1%  "total radiated power"
 
-  param eps   = 0.95                      "emissivity of the blackened surface"
-  param n     = 4                         "temperature exponent"
-  param sigma = 5.670e-8 [W m^-2 K^-4]    "radiation constant"
+  param eps   = 0.95                    "emissivity of the blackened surface"
+  param n     = 4                       "temperature exponent"
+  param sigma = 5.670e-8 [W m^-2 K^-4]  "radiation constant"
 
   law P = eps * sigma * A * T^n
 
-  # mutation kind: exponent change
+  # mutation kind: exponent change. `sigma` takes the unit the fifth power needs and
+  # the value that gives both worlds the same power at 1000 K.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   P: min 0.51, median 1, max 1.5
   counterfactual "exponent change: fifth-power radiation" {
     set n = 5
-    rebalance sigma
+    rebalance sigma at T = 1000 [K]
   }
 
   fixed design 4 sobol seed 1

@@ -5,7 +5,7 @@ card stokes_settling "Terminal settling speed of a sphere in a viscous liquid" {
   source     "G. G. Stokes, On the effect of the internal friction of fluids on the motion of pendulums, Trans. Camb. Phil. Soc. 9, 8 (1851)"
 
   background """
-    A tall glass cylinder of diameter 20 cm is filled with glycerol at 20
+    A tall glass cylinder of inner diameter 50 cm is filled with glycerol at 20
     degrees Celsius. Smooth spheres of chosen radius, made of materials of
     chosen density, are released at the centre just below the surface.
     After they have fallen far enough to stop speeding up, two marks
@@ -15,9 +15,10 @@ card stokes_settling "Terminal settling speed of a sphere in a viscous liquid" {
   conditions "spheres far from the walls and the bottom; liquid at rest"
   conditions "glycerol at constant temperature"
 
-  input  r     [mm]     in 0.1 .. 1.0  "radius of the sphere"
+  # the wall slows a 1 mm sphere in a 50 cm cylinder by about 0.4% (2.1 d / D)
+  input  r     [mm]     in 0.1 .. 0.5  "radius of the sphere"
   input  rho_s [g/cm^3] in 2 .. 8      "density of the sphere"
-  output v [mm/s] resolution 0.001 tolerance abs 0.002 rel 1%  "terminal sinking speed"
+  output v     [mm/s]   resolution 0.001 tolerance abs 0.002 rel 1%  "terminal sinking speed"
 
   param rho_f = 1.26 [g/cm^3]  "density of glycerol"
   param mu    = 1.41 [Pa*s]    "viscosity of glycerol"
@@ -25,9 +26,14 @@ card stokes_settling "Terminal settling speed of a sphere in a viscous liquid" {
 
   law v = 2 / 9 * (rho_s - rho_f) * g * r^2 / mu
 
-  # mutation kind: replaced law
+  # mutation kind: replaced law. Quadratic (Newton) drag on a sphere this small lets it
+  # fall hundreds of times faster than viscous drag does: the size difference is the
+  # physics of the other world, not a unit artefact, so the card acknowledges it.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   v: min 160, median 440, max 3900
   counterfactual "replaced law: resistance grows with the square of the speed" {
     law v = sqrt(8 * r * g * (rho_s - rho_f) / (3 * 0.47 * rho_f))
+    magnitude differs "quadratic drag on a sub-millimetre sphere is hundreds of times weaker than viscous drag"
   }
 
   fixed design 4 sobol seed 1

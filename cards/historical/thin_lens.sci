@@ -19,8 +19,8 @@ card thin_lens "Thin lens formula for a converging lens" {
 
   input  d_o    [cm] in 15 .. 100  "distance from the object to the lens"
   input  f_lens [cm] in 5 .. 20    "focal length of the lens"
-  output d_i [cm] resolution 0.1 tolerance abs 0.2 rel 1%    "distance from the lens to the sharp image"
-  output m   [1]  resolution 0.001 tolerance abs 0.005 rel 1%  "image height divided by object height"
+  output d_i    [cm] resolution 0.1 tolerance abs 0.2 rel 1%      "distance from the lens to the sharp image"
+  output m      [1]  resolution 0.001 tolerance abs 0.005 rel 1%  "image height divided by object height"
 
   constraint d_o > 1.5 * f_lens  "the image would fall beyond the end of the bench"
 
@@ -29,6 +29,9 @@ card thin_lens "Thin lens formula for a converging lens" {
   law m = -di / d_o
 
   # mutation kind: replaced law
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   d_i: min 0.47, median 0.8, max 0.94
+  #   m: min 0.47, median 0.8, max 0.94
   counterfactual "replaced law: inverse squares of the distances add up" {
     let di = f_lens * d_o / sqrt(d_o^2 - f_lens^2)
   }

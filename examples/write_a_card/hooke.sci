@@ -13,7 +13,7 @@ card hooke "Hooke's law for a coil spring" {
   conditions "extensions well inside the elastic range; no permanent set"
   conditions "the spring's own weight is tared before each reading"
 
-  input  x [mm] in 5 .. 50   "extension beyond the rest length"
+  input  x [mm] in 5 .. 50  "extension beyond the rest length"
   output F [N]  resolution 0.001 tolerance abs 0.005 rel 1%  "restoring force"
 
   param k = 250 [N/m]  "stiffness of the spring"
@@ -24,7 +24,7 @@ card hooke "Hooke's law for a coil spring" {
   # mutation kind: exponent change
   counterfactual "exponent change: force grows with the square of the extension" {
     set n = 2
-    rebalance k
+    rebalance k at x = 20 [mm]
   }
 
   fixed design 4 sobol seed 1

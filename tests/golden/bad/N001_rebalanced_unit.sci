@@ -12,7 +12,7 @@ card N001_rebalanced_unit "Newton's law of universal gravitation" {
 
   input  m1 [kg] in 1 .. 1000       "mass of the first body"
   input  m2 [kg] in 1 .. 1000       "mass of the second body"
-  input  r  [m]  in 0.5 .. 20       "centre-to-centre distance"
+  input  r  [m]  in 0.5 .. 2        "centre-to-centre distance"
   output F  [N]  resolution 1e-15 tolerance abs 1e-15 rel 1%  "attractive force"
 
   param n = 2                           "distance exponent"

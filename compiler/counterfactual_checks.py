@@ -1,0 +1,289 @@
+"""Checks of a card's counterfactual that need the checker's state: solving
+`rebalance NAME at ...` (E410, N002), constraints that the counterfactual
+would change (E605), the `magnitude differs` acknowledgment (E606), and
+hidden params named in text that players see (W402).
+
+`CounterfactualChecks` is mixed into the checker; its methods read the
+checker's collected statements, symbols and environments.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Optional
+
+import numpy as np
+
+from . import ast as A
+from .model import evaluate
+from .reference import ReferenceUnsolvable, solve_factor, world_outputs
+from .source import SourceText, Span
+from .units import format_si_unit
+
+#: Comparisons of a constraint, as numpy functions.
+_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+#: Characters that make a one-letter word read as a symbol of a formula (`2 * d`, `d = 282`).
+_OPERATORS = "=*/^+<>()"
+
+
+class CounterfactualChecks:
+    """Mixin of the checker (see the module docstring)."""
+
+    # ---- `magnitude differs "REASON"` ------------------------------------------
+    def acknowledge_magnitude(self, m: A.MagnitudeDiffers) -> None:
+        if self.magnitude is not None:
+            self.report.repeated(m.span, "magnitude differs", self.magnitude.span)
+            return
+        if not m.reason.strip():
+            self.report.empty_acknowledgment(m.reason_span)
+        self.magnitude = m
+
+    # ---- `rebalance NAME at ...` -------------------------------------------------
+    def solve_references(self, original, orig_typed, env, cf_typed, rebalanced: dict) -> None:
+        """Move the value of the param of a `rebalance ... at` so that both
+        worlds agree at its reference point (after every other mutation)."""
+        at = [m for m in rebalanced.values() if m.reference]
+        for extra in at[1:]:
+            self.report.bad_reference(extra.span, extra.name, "a counterfactual may fix one reference "
+                                      f"point only, and `rebalance {at[0].name} at ...` already does",
+                                      ["keep one `rebalance ... at`; rebalance the other params plainly"])
+        if not at:
+            return
+        m = at[0]
+        found = self._reference_point(m)
+        if found is None or self.report.has_errors or orig_typed is None:
+            return
+        point, declared = found
+        where = _point_text(self.inputs, m, declared)
+        if not self._reference_is_legal(m, point, original.param_values, where):
+            return
+        target = world_outputs(orig_typed[0], orig_typed[1], {**point, **original.param_values})
+
+        def world(factor: float) -> dict[str, float]:
+            params = dict(env.param_values)
+            params[m.name] *= factor
+            return world_outputs(cf_typed[0], cf_typed[1], {**point, **params})
+
+        try:
+            factor = solve_factor(target, world)
+        except ReferenceUnsolvable as exc:
+            self.report.bad_reference(m.span, m.name, f"at {where}, {exc}")
+            return
+        old = env.param_values[m.name]
+        env.param_values[m.name] = old * factor
+        self.report.reference_solved(m.span, m.name, f"{old:.6g} {_si(original.param_dims.get(m.name))}".strip(),
+                                     f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}".strip(), where)
+
+    def _reference_point(self, m: A.RebalanceMutation):
+        """Every input's value at the reference point (unlisted inputs at the
+        middle of their domains), in SI and in the declared units; None after
+        reporting a problem."""
+        from .checker import _outside_domain, _suggest
+        inputs = {i.name: i for i in self.inputs}
+        given: dict[str, float] = {}
+        ok = True
+        for ref in m.reference:
+            inp = inputs.get(ref.name)
+            if inp is None:
+                sym = self.symbols.get(ref.name)
+                why = (f"`{ref.name}` is {'an' if sym.kind[0] in 'aeiou' else 'a'} {sym.kind}, not an input"
+                       if sym else f"there is no input named `{ref.name}`")
+                hint = _suggest(ref.name, inputs)
+                self.report.bad_reference(ref.name_span, m.name, why,
+                                          [f"did you mean `{hint[0]}`?"] if hint else
+                                          ["a reference point gives values of inputs"])
+                ok = False
+                continue
+            if ref.name in given:
+                self.report.bad_reference(ref.span, m.name, f"`{ref.name}` is given twice")
+                ok = False
+                continue
+            declared = self._reference_value(m, ref, inp)
+            if declared is None:
+                ok = False
+                continue
+            why = _outside_domain(inp.domain, declared)
+            if why:
+                self.report.bad_reference(ref.value.span, m.name, f"{ref.name} = {declared:g} {why}",
+                                          ["choose a reference point inside the domain, so that the "
+                                           "worlds agree where players can look"])
+                ok = False
+                continue
+            given[ref.name] = declared
+        if not ok:
+            return None
+        declared = {i.name: given.get(i.name, _middle(i.domain)) for i in self.inputs}
+        point = {}
+        for inp in self.inputs:
+            unit = self.unit(inp.unit)
+            point[inp.name] = declared[inp.name] * (unit.si_factor if unit else 1.0)
+        return point, declared
+
+    def _reference_value(self, m, ref: A.ReferenceValue, inp: A.Input) -> Optional[float]:
+        """The value in the input's declared unit (a bare number already is)."""
+        from .units import describe_dim
+        own = self.unit(inp.unit)
+        if ref.unit is None or own is None:
+            return ref.value.value
+        unit = self.unit(ref.unit)
+        if unit is None:
+            return None
+        if unit.dim != own.dim:
+            self.report.bad_reference(ref.unit.span, m.name,
+                                      f"`{ref.name}` is {describe_dim(own.dim)}, but [{ref.unit.text}] "
+                                      f"is {describe_dim(unit.dim)}",
+                                      [f"write the value in a unit of {describe_dim(own.dim)}, or leave "
+                                       "the unit out to use the input's own"])
+            return None
+        return ref.value.value * unit.si_factor / own.si_factor
+
+    def _reference_is_legal(self, m: A.RebalanceMutation, point: dict[str, float], params, where: str) -> bool:
+        values = {**point, **params}
+        for c in self.typed_constraints:
+            with np.errstate(all="ignore"):
+                holds = _COMPARE[c.op](evaluate(c.left, values), evaluate(c.right, values))
+            if not bool(np.all(holds)):
+                self.report.bad_reference(m.span, m.name, f"the reference point {where} "
+                                          f"breaks the constraint `{c.text}`",
+                                          ["choose a reference point that players could ask for"])
+                return False
+        return True
+
+    # ---- constraints both worlds share -------------------------------------------
+    def check_shared_constraints(self, original, env) -> None:
+        """E605: a constraint must mean the same in both worlds, so it may not
+        use a param (or let) that the counterfactual changes."""
+        from .checker import _closure, _mutation_text, _walk
+        if env is None:
+            return
+        changed = {n for n in original.param_values
+                   if original.param_values[n] != env.param_values.get(n)
+                   or original.param_dims.get(n) != env.param_dims.get(n)}
+        changed |= {n for n in original.lets if env.lets.get(n) is not original.lets[n]}
+        last: dict[str, object] = {}
+        for m in self.counterfactual.mutations:
+            if isinstance(m, (A.SetMutation, A.ScaleMutation, A.RebalanceMutation, A.Let)):
+                last[m.name] = m
+        for c in self.constraints:
+            for node in [n for side in (c.left, c.right) for n in _walk(side) if isinstance(n, A.Name)]:
+                hit = sorted(_closure({node.name}, original) & changed)
+                if hit and hit[0] in last:
+                    m = last[hit[0]]
+                    text = _mutation_text(m) if not isinstance(m, A.Let) else f"let {m.name} = ..."
+                    self.report.constraint_changed(node.span, node.name, text, m.span)
+
+    # ---- what players see ------------------------------------------------------------
+    def check_visible_text(self) -> None:
+        """W402: a hidden param named in a constraint or in any text shown to
+        players (background, conditions, input and output descriptions,
+        constraint messages)."""
+        params = [p.name for p in self.params]
+        for c in self.constraints:
+            text = f"{_flat(c.left)} {c.op} {_flat(c.right)}"
+            seen = set()
+            for side in (c.left, c.right):
+                for node in _names_in_order(side):
+                    if node.name in params and node.name not in seen:
+                        seen.add(node.name)
+                        self.report.visible_param(node.span, node.name, f"the constraint `{text}`")
+        for where, span in self._visible_texts():
+            for name in params:
+                hit = _find_word(self.source, span, name)
+                if hit is not None:
+                    self.report.visible_param(hit, name, where)
+
+    def _visible_texts(self):
+        """(what, span) of every string a player is shown, in card order; a
+        span covers the string token, or the statement that ends with it."""
+        for st in self.card.statements:
+            if isinstance(st, A.Meta) and st.key in ("background", "conditions"):
+                yield (f"the {st.key}", st.value_span)
+            elif isinstance(st, (A.Input, A.Output)) and st.description:
+                kind = "input" if isinstance(st, A.Input) else "output"
+                yield (f"the description of {kind} `{st.name}`", _string_part(self.source, st.span))
+            elif isinstance(st, A.Constraint) and st.message:
+                yield ("the message of a constraint", _string_part(self.source, st.span))
+
+
+# ---- helpers --------------------------------------------------------------------
+
+def _point_text(inputs: list[A.Input], m: A.RebalanceMutation, declared: dict[str, float]) -> str:
+    """`r = 5 [m] (other inputs at the middle of their domains: m1 = 500.5 [kg])`."""
+    def one(i: A.Input) -> str:
+        return f"{i.name} = {declared[i.name]:g}" + (f" [{i.unit.text}]" if i.unit else "")
+    listed = {r.name for r in m.reference}
+    text = ", ".join(one(i) for i in inputs if i.name in listed)
+    rest = [one(i) for i in inputs if i.name not in listed]
+    if rest:
+        text += " (other inputs at the middle of their domains: " + ", ".join(rest) + ")"
+    return text
+
+
+def _si(dim) -> str:
+    if dim is None:
+        return "?"
+    return "" if dim.dimensionless else format_si_unit(dim)
+
+
+def _middle(d: A.Domain) -> float:
+    """The middle of a domain: geometric for `log`, a whole number for
+    `integer`, the middle listed value (the lower of two) for a set."""
+    if isinstance(d, A.SetDomain):
+        values = sorted(v.value for v in d.values)
+        return values[(len(values) - 1) // 2]
+    lo, hi = d.lo.value, d.hi.value
+    if d.kind == "log":
+        return math.sqrt(lo * hi)
+    if d.kind == "integer":
+        return float(min(max(math.floor((lo + hi) / 2), math.ceil(lo)), math.floor(hi)))
+    return (lo + hi) / 2
+
+
+def _names_in_order(e: A.Expr) -> list[A.Name]:
+    from .checker import _walk
+    return sorted((n for n in _walk(e) if isinstance(n, A.Name)), key=lambda n: (n.span.line, n.span.column))
+
+
+def _flat(e: A.Expr) -> str:
+    from .printer import format_expr
+    return format_expr(e)
+
+
+def _text_of(source: SourceText, span: Span) -> tuple[str, list[tuple[int, int]]]:
+    """The raw text of a span, and for each character its (line, column)."""
+    chars, where = [], []
+    for number in range(span.line, span.end_line + 1):
+        line = source.line(number)
+        start = span.column if number == span.line else 1
+        end = span.end_column if number == span.end_line else len(line) + 2
+        for col in range(start, min(end, len(line) + 2)):
+            chars.append(line[col - 1] if col <= len(line) else "\n")
+            where.append((number, col))
+    return "".join(chars), where
+
+
+def _string_part(source: SourceText, span: Span) -> Span:
+    """The part of a statement's span from its first `"` on (its string)."""
+    text, where = _text_of(source, span)
+    i = text.find('"')
+    if i < 0:
+        return span
+    return Span(where[i][0], where[i][1], span.end_line, span.end_column)
+
+
+def _find_word(source: SourceText, span: Span, name: str) -> Optional[Span]:
+    """Where `name` appears as a word inside the span: any whole word for a
+    name of two or more characters; a one-letter name only next to an
+    operator, as a symbol in a formula (`2 * d`, `d = 282`), since one
+    letter is also a word or an abbreviation in prose."""
+    text, where = _text_of(source, span)
+    for m in re.finditer(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", text):
+        if len(name) == 1:
+            before = text[:m.start()].rstrip()[-1:]
+            after = text[m.end():].lstrip()[:1]
+            if not (before and before in _OPERATORS) and not (after and after in _OPERATORS):
+                continue
+        (line, col), (_, end) = where[m.start()], where[m.end() - 1]
+        return Span(line, col, line, end + 1)
+    return None
