@@ -121,6 +121,8 @@ def reply_object(text: str) -> tuple[dict | None, str]:
         data, _ = json.JSONDecoder().raw_decode(stripped[start:])
     except json.JSONDecodeError as exc:
         return None, f"the reply is not valid JSON ({exc.msg} at character {exc.pos})"
+    except RecursionError:  # the C scanner recurses once per level: far deeper than any action
+        return None, "the reply nests JSON values too deeply"
     if not isinstance(data, dict):
         return None, "the reply must be a JSON object"
     return data, ""
