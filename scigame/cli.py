@@ -401,7 +401,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
     from .runner import EvalConfig, run_eval
     from .store import Store
-    from .summary import current_rows, failure_counts, usage_table, write_summary
+    from .summary import current_rows, failure_counts, spend_summary, spend_text, usage_table, write_summary
 
     if not paths:
         paths = (_bundled_cards(),)
@@ -444,10 +444,14 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         for name, why in report.excluded:
             click.echo(f"  {name}: {why}", err=True)
     with Store(report.folder) as store:
-        rows, judgements = store.rows(), store.judgement_rows()
+        rows, judgements, spend = store.rows(), store.judgement_rows(), spend_summary(store)
     rows, stale = current_rows(rows)
-    table = write_summary(report.folder, rows, judgements)
+    table = write_summary(report.folder, rows, judgements, spend)
     _print_summary(table, failure_counts(rows), usage_table(rows), stale)
+    if spend["calls"] or spend["spent_usd"]:
+        click.echo(spend_text(spend))
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
                f"of {report.planned} planned; run folder: {report.folder}")
     if report.not_started:
@@ -465,7 +469,8 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         sys.exit(EXIT_USAGE)
     if report.errors:
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished or report.not_started else EXIT_OK)
+    # episodes left unstarted by --max-cost are not findings: the budget did its job (docs/cli.md)
+    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
 
 
 @main.command()
@@ -527,8 +532,12 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, temperature,
     if len(panel) > 1:
         click.echo("Krippendorff's alpha: " + ", ".join(
             f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in alpha.items()))
+    for err in result.errors:
+        click.echo(f"error: {err}", err=True)
     if result.auth_error:
         click.echo(f"scigame: stopped: the endpoint refused the credentials: {result.auth_error}", err=True)
+        sys.exit(EXIT_USAGE)
+    if result.errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if result.unfinished else EXIT_OK)
 
@@ -544,14 +553,14 @@ def report(run_dir, fmt, plots_dir):
     from pathlib import Path
 
     from .store import DB_NAME, Store
-    from .summary import current_rows, failure_counts, per_card, summarize, usage_table
+    from .summary import current_rows, failure_counts, per_card, spend_summary, spend_text, summarize, usage_table
 
     if not (Path(run_dir) / DB_NAME).exists():
         raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
     from .llm.judge import agreement
 
     with Store(run_dir) as store:
-        rows, judgements = store.rows(), store.judgement_rows()
+        rows, judgements, spend = store.rows(), store.judgement_rows(), spend_summary(store)
     rows, stale = current_rows(rows)
     table, cards, failures = summarize(rows, judgements), per_card(rows), failure_counts(rows)
     if plots_dir:
@@ -570,9 +579,11 @@ def report(run_dir, fmt, plots_dir):
         click.echo(json.dumps({"groups": table, "cards": cards, "failure_modes": failures,
                                "judge_failure_modes": judge_failures, "judge_agreement": alpha,
                                "usage": usage_table(rows), "judge_usage": judge_usage,
-                               "stale_episodes": stale}, indent=2))
+                               "spend": spend, "stale_episodes": stale}, indent=2))
         return
     _print_summary(table, failures, usage_table(rows), stale)
+    if spend["calls"] or spend["spent_usd"]:
+        click.echo(spend_text(spend))
     if judgements:
         click.echo(f"judges: {judge_usage['input_tokens']} input and {judge_usage['output_tokens']} output "
                    f"tokens, ${judge_usage['cost_usd']:.4f}")
