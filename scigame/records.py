@@ -65,16 +65,16 @@ def json_value_problem(value: Any, max_depth: int = MAX_ACTION_DEPTH) -> Optiona
     stack: list[tuple[Any, list, int]] = [(value, [], 0)]
     while stack:
         item, path, depth = stack.pop()
-        where = _path_text(path) or "the action"
         if isinstance(item, bool) or item is None or isinstance(item, str):
             continue
         if isinstance(item, float) and not math.isfinite(item):
-            return f"{where}: {item} is not a finite number"
+            return f"{_path_text(path) or 'the action'}: {item} is not a finite number"
         if isinstance(item, int) and abs(item) > sys.float_info.max:
-            return f"{where}: an integer of {len(str(abs(item)))} digits is too large for a number"
+            return (f"{_path_text(path) or 'the action'}: an integer of {len(str(abs(item)))} digits is too "
+                    "large for a number")
         if isinstance(item, (dict, list)):
             if depth >= max_depth:
-                return f"{where}: the value is nested more than {max_depth} levels deep"
+                return f"{_path_text(path) or 'the action'}: the value is nested more than {max_depth} levels deep"
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
             stack.extend((v, [*path, k], depth + 1) for k, v in pairs)
     return None

@@ -58,7 +58,8 @@ def state_message(state_doc: dict[str, Any]) -> str:
     """The user message of a player turn. Every `<` inside the JSON is
     written as \\u003c (the same JSON value), so no text in the state can
     close the state markers early."""
-    body = json.dumps(state_doc, indent=1, sort_keys=False).replace("<", "\\u003c")
+    # one line: json's C encoder (an indent would run the pure-Python one, ms per turn)
+    body = json.dumps(state_doc).replace("<", "\\u003c")
     instruction = ("Submit your final answer now." if state_doc.get("must_submit")
                    else "Reply with your next action: propose an experiment or submit.")
     return f"{STATE_OPEN}\n{body}\n{STATE_CLOSE}\n{instruction}"
