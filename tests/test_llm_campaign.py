@@ -21,34 +21,19 @@ from scigame.cli import main
 from scigame.llm.client import ChatClient, LLMConfig
 from scigame.llm.registry import load_registry
 from scigame.players.base import PlayerFault
-from scigame.runner import EvalConfig, run_eval
 from scigame.store import Store
 from scigame.testing.fake_openai import FakeOpenAI, Reply
 from scigame.testing.responders import scientist
 
-REPO = Path(__file__).resolve().parent.parent
-GRAVITATION = str(REPO / "cards/historical/gravitation.sci")
-KEY_ENV = "SCIGAME_TEST_KEY"
+from tests.test_llm import GRAVITATION, KEY_ENV, api_key, run  # noqa: F401 - api_key is an autouse fixture
+from tests.test_llm import config as _config
+
 PRICE = load_registry().get("fake-model").price
 
 
-@pytest.fixture(autouse=True)
-def api_key(monkeypatch):
-    monkeypatch.setenv(KEY_ENV, "test-key")
-
-
 def config(out, server, **kw):
-    llm = {"base_url": server.base_url, "api_key_env": KEY_ENV, "timeout": 60.0, "max_retries": 2,
-           "backoff_base": 0.01, "backoff_max": 0.05}
-    llm.update(kw.pop("llm", {}))
-    base = dict(paths=[GRAVITATION], player="openai:fake-model", out=str(out), repetitions=1,
-                budgets=[4], max_steps=8, llm=llm)
-    base.update(kw)
-    return EvalConfig(**base)
-
-
-def run(cfg):
-    return asyncio.run(run_eval(cfg))
+    """test_llm's configuration, with a step cap of 8 (short Adaptive episodes)."""
+    return _config(out, server, **{"max_steps": 8, **kw})
 
 
 def dollars(prompt: int, cached: int, completion: int) -> float:
@@ -211,7 +196,7 @@ def test_an_odd_reply_then_a_good_one_is_corrected_and_scored(tmp_path):
     assert bad.action is None and "NaN" in bad.reply and "not a finite number" in bad.malformed
 
 
-def _old_row(out: Path, server):
+def _old_row(out: Path):
     """A store as an older version left it: a finished episode whose record
     holds nulls where numbers belong and a 400-digit integer constant."""
     with FakeOpenAI(scientist) as srv:
@@ -235,7 +220,7 @@ def _old_row(out: Path, server):
 
 def test_readers_tolerate_rows_an_older_version_wrote(tmp_path):
     out = tmp_path / "run"
-    _old_row(out, None)
+    _old_row(out)
     with FakeOpenAI(scientist) as server:
         judged = CliRunner().invoke(main, ["judge", str(out), "--judge", "openai:fake-model",
                                            "--base-url", server.base_url, "--api-key-env", KEY_ENV, "--quiet"])
