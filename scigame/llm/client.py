@@ -1,17 +1,24 @@
 """One chat call to an OpenAI-compatible endpoint, robust enough for a
 10,000-episode campaign.
 
-- Infrastructure faults (connection errors, timeouts, 429, 5xx, a body
-  that is not a chat completion) are retried with exponential backoff and
-  jitter, honouring Retry-After; they never count against the model. A
-  fault that outlasts the retries raises `PlayerFault`: the episode is left
-  unfinished and a resume plays it again.
+- Infrastructure faults (connection errors, 429, 5xx, a body that is not a
+  chat completion, a call that outlasts `timeout`) are retried with
+  exponential backoff and jitter, honouring Retry-After; they never count
+  against the model. `timeout` is a deadline for the whole call, however
+  slowly the body arrives. A fault that outlasts the retries raises
+  `PlayerFault`: the episode is left unfinished and a resume plays it again.
 - Authentication and permission errors raise `AuthFailure`: the run stops.
 - Structured outputs (a JSON Schema) are asked for where the endpoint
-  supports them; an endpoint that rejects `response_format` is asked again
-  without it (the caller then extracts and validates JSON itself).
+  supports them. Support is decided once per client, under a lock, by the
+  first call that carries a schema; any 400 or 422 to a request with a
+  schema switches them off and the request is sent again without it (the
+  caller then extracts and validates JSON itself). Error messages keep the
+  endpoint's detail.
+- The answer is the message content, or the arguments of its first tool call.
 - Tokens (input, cached, output, reasoning) are counted per call and priced
-  from the model registry.
+  from the model registry; an answer without `usage` is estimated (marked
+  `estimated`, warned about once). Every answered call is reported to the
+  run's attempt archive (`scigame.store.record_call`) the moment it arrives.
 """
 
 from __future__ import annotations
