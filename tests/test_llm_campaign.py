@@ -102,7 +102,7 @@ def test_spend_equals_the_servers_delivered_usage_after_faults_and_resumes(tmp_p
     with Store(out) as store:
         on_finished = store.spent_on_finished()
     assert on_finished == pytest.approx(sum(e.spent.cost_usd for e in episodes), rel=1e-9)
-    assert on_finished <= spent.cost_usd
+    assert on_finished <= spent.cost_usd + 1e-12  # sums in another order
     # the unparsable reply was the model's (a correction, kept as a malformed turn); faults never were
     malformed = [t for e in episodes for t in e.turns if t.action is None]
     assert all(t.malformed for t in malformed)
