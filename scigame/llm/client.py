@@ -79,10 +79,6 @@ _RETRYABLE = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimi
               openai.InternalServerError, openai.APIResponseValidationError)
 
 
-#: HTTP clients (connection pools) per ChatClient, used in turn.
-POOLS = 4
-
-
 class _Deadline(Exception):
     """The whole call (connect, wait, every byte of the body) took longer than --timeout."""
 
@@ -106,8 +102,7 @@ class ChatClient:
     def __init__(self, config: LLMConfig, registry: Registry | None = None):
         self.config = config
         self.registry = registry or load_registry()
-        self._clients: list[openai.AsyncOpenAI] = []
-        self._turn = 0
+        self._client: Optional[openai.AsyncOpenAI] = None
         #: Structured outputs: True/False once decided for this endpoint, None while unknown.
         self._structured: Optional[bool] = None if config.structured else False
         self._negotiation: Optional[asyncio.Lock] = None
@@ -115,21 +110,15 @@ class ChatClient:
         self.warnings: list[str] = []
 
     def _ensure(self) -> openai.AsyncOpenAI:
-        """One of POOLS clients, in turn: a connection pool scans every one of
-        its connections for each request, so 32 calls in flight share four
-        small pools rather than one large one (about 10% less CPU per call
-        at concurrency 32 in benchmarks/llm_concurrency.py)."""
-        if not self._clients:
-            key = self.config.api_key()
-            self._clients = [openai.AsyncOpenAI(api_key=key, base_url=self.config.base_url,
-                                                timeout=self.config.timeout, max_retries=0) for _ in range(POOLS)]
-        self._turn = (self._turn + 1) % len(self._clients)
-        return self._clients[self._turn]
+        if self._client is None:
+            self._client = openai.AsyncOpenAI(api_key=self.config.api_key(), base_url=self.config.base_url,
+                                              timeout=self.config.timeout, max_retries=0)
+        return self._client
 
     async def close(self) -> None:
-        clients, self._clients = self._clients, []
-        for client in clients:
-            await client.close()
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
 
     def _delay(self, attempt: int, exc: Exception) -> float:
         retry_after = None
