@@ -201,7 +201,6 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
                     report.not_started += 1
                     return
                 episode = await guarded_episode(store, p, factory, report)
-            report.spent_usd = store.total_cost()
             if episode.status == "unfinished":
                 report.unfinished += 1
                 report.unfinished_reasons.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
@@ -246,7 +245,7 @@ async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactor
         if metered.calls:  # the archive saw every answered call, the episode's own sums may miss some
             episode = episode.model_copy(update={"spent": metered.model_copy(update={
                 "retries": episode.spent.retries, "corrections": episode.spent.corrections})})
-        store.finish_attempt(attempt, episode)
+        report.spent_usd += store.finish_attempt(attempt, episode)  # a Python player's own usage
         return episode
     except AuthFailure:
         raise

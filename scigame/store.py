@@ -206,21 +206,25 @@ class Store:
                               (attempt,)).fetchone()
         return Usage(**dict(zip(_USAGE_COLUMNS, row))) if row else Usage()
 
-    def finish_attempt(self, attempt: int, episode: Episode, record: Optional[str] = None) -> None:
+    def finish_attempt(self, attempt: int, episode: Episode, record: Optional[str] = None) -> float:
         """Close an attempt and write its episode, in one transaction. A
         player that made no metered calls (a Python player reporting its own
-        usage) has its reported usage put on the attempt."""
+        usage) has its reported usage put on the attempt: the dollars so
+        added are returned (0 when the calls were metered)."""
         record = record if record is not None else episode.model_dump_json()
         spent = episode.spent if episode.spent.calls or not episode.outcome else episode.outcome.usage
         with self.db:
             metered = self.db.execute("SELECT calls FROM attempts WHERE id = ?", (attempt,)).fetchone()[0]
+            added = 0.0
             if not metered and spent.cost_usd:
                 self.db.execute(
                     f"UPDATE attempts SET {', '.join(f'{c} = ?' for c in _USAGE_COLUMNS)} WHERE id = ?",
                     (*(getattr(spent, c) for c in _USAGE_COLUMNS), attempt))
+                added = spent.cost_usd
             self.db.execute("UPDATE attempts SET status = ?, error = ?, record = ?, written_at = ? WHERE id = ?",
                             (episode.status, episode.error, record, time.time(), attempt))
             self._put(episode, record)
+        return added
 
     def attempt_rows(self) -> list[dict]:
         cur = self.db.execute("SELECT id, card, environment, setting, protocol, budget, repetition, player, status, "
