@@ -36,10 +36,8 @@ and nothing else.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
-import signal
 import socket
 import sys
 import threading
@@ -51,11 +49,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
+from .oddities import ODDITIES, odd_content
+
 __all__ = ["FAULTS", "FakeOpenAI", "LOOPBACK_HOSTS", "ODDITIES", "REFUSALS", "Reply", "Responder",
            "ScriptError", "echo_responder", "load_script", "main", "odd_content"]
 
 FAULTS = ("429", "500", "503", "401", "422", "hang", "invalid_json", "truncated", "disconnect", "trickle")
-ODDITIES = ("nan", "infinity", "1e400", "bigint", "deep", "brackets")
 REFUSALS = ("schema", "plain", "422")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 DEFAULT_MODEL = "fake-model"
@@ -151,39 +150,6 @@ class Reply:
 
 
 Responder = Callable[[dict], Reply]
-
-_ODD_LITERALS = {"nan": "NaN", "infinity": "Infinity", "1e400": "1e400", "bigint": "1" + "0" * 399}
-_ODD_MARK = "__fake_openai_oddity__"
-
-
-def odd_content(content: str, oddity: str) -> str:
-    """A JSON action with an oddity put in. "brackets" returns 5,000 nested
-    brackets in an object; "deep" wraps the first submitted tree (or the
-    first prediction) in 200 levels of `neg`; the number oddities replace the
-    first prediction of an experiment, or multiply the first submitted tree
-    by the literal (NaN, Infinity, 1e400, a 400-digit integer)."""
-    if oddity == "brackets":
-        return '{"hypotheses": ' + "[" * 5000 + "]" * 5000 + "}"
-    action = json.loads(content)
-    value: Any = _ODD_MARK
-    if oddity == "deep":
-        value = {"var": "x"}
-        for _ in range(200):
-            value = {"op": "neg", "args": [value]}
-    submission = action.get("submission") if isinstance(action, dict) else None
-    experiment = action.get("experiment") if isinstance(action, dict) else None
-    if isinstance(submission, dict) and isinstance(submission.get("predictor"), dict) and submission["predictor"]:
-        name = next(iter(submission["predictor"]))
-        tree = submission["predictor"][name]
-        submission["predictor"][name] = value if oddity == "deep" else {"op": "mul", "args": [value, tree]}
-    elif isinstance(experiment, dict) and experiment.get("predictions"):
-        first = experiment["predictions"][0]
-        first[next(iter(first))] = value
-    else:
-        raise ValueError("odd_content needs an action with a predictor or a prediction")
-    text = json.dumps(action)
-    return text.replace(json.dumps(_ODD_MARK), _ODD_LITERALS.get(oddity, ""))
-
 
 def echo_responder(request: dict) -> Reply:
     """The default answer when no script is given: a fixed JSON note.
@@ -637,68 +603,11 @@ class FakeOpenAI:
         return body
 
 
-# -- command line -------------------------------------------------------
-def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m scigame.testing.fake_openai",
-        description="Serve scripted OpenAI chat-completions answers on the loopback interface "
-                    "until Ctrl-C. Prints the base URL on stdout.")
-    parser.add_argument("--host", default="127.0.0.1", help=f"one of {', '.join(LOOPBACK_HOSTS)} (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="port to bind; 0 picks a free one (default 8765)")
-    parser.add_argument("--api-key", default=None,
-                        help="accept only `Authorization: Bearer KEY` (default: accept any key)")
-    parser.add_argument("--script", metavar="REPLIES.json",
-                        help="a JSON list of replies played in order (default: a fixed note for every request)")
-    parser.add_argument("--responder", choices=["echo", "scientist"], default="echo",
-                        help="without --script: `scientist` answers player turns with the built-in "
-                             "baseline and grades judge requests (a free dry run); `echo` (default) "
-                             "answers a fixed note")
-    parser.add_argument("--refuse-schema", choices=REFUSALS, default=None,
-                        help="refuse every request asking for json_schema structured outputs: a "
-                             "schema-specific 400, a plain 'Bad Request' 400, or a 422 (older servers)")
-    parser.add_argument("--quiet", action="store_true", help="do not log requests on stderr")
-    return parser.parse_args(argv)
-
-
+# -- command line (scigame/testing/fake_openai_cli.py) -----------------------
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Serve until Ctrl-C (or SIGTERM); returns the exit code."""
-    args = _parse_args(argv)
-    if args.host not in LOOPBACK_HOSTS:
-        print(f"fake-openai: refusing to bind {args.host!r}: only loopback addresses "
-              f"({', '.join(LOOPBACK_HOSTS)}) are allowed here", file=sys.stderr)
-        return EXIT_USAGE
-    responder: Union[Responder, list[Reply]] = echo_responder
-    if args.responder == "scientist":
-        from .responders import scientist
-        responder = scientist
-    if args.script:
-        try:
-            responder = load_script(args.script)
-        except ScriptError as exc:
-            print(f"fake-openai: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-    log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    server = FakeOpenAI(responder, host=args.host, port=args.port, api_key=args.api_key, log=log,
-                        refuse_schema=args.refuse_schema)
-    try:
-        server.start()
-    except OSError as exc:
-        print(f"fake-openai: cannot bind {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_USAGE
-
-    done = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: done.set())
-    print(server.base_url, flush=True)
-    print("fake-openai: serving; point the openai client at the URL above. Ctrl-C stops.",
-          file=sys.stderr, flush=True)
-    try:
-        while not done.wait(0.5):
-            pass
-    finally:
-        server.stop()
-    print(f"fake-openai: stopped after {len(server.requests)} request(s)", file=sys.stderr, flush=True)
-    return EXIT_OK
+    from .fake_openai_cli import serve
+    return serve(argv)
 
 
 if __name__ == "__main__":
