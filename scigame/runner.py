@@ -232,7 +232,7 @@ async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactor
     from .records import Episode
     from .store import CALL_LEDGER
 
-    attempt = store.begin_attempt(p.key)
+    attempt: Optional[int] = None
 
     def ledger(usage) -> None:  # archived at once, and counted against --max-cost at once
         store.record_call(attempt, usage)
@@ -240,6 +240,7 @@ async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactor
 
     token = CALL_LEDGER.set(ledger)
     try:
+        attempt = store.begin_attempt(p.key)
         episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
         metered = store.attempt_usage(attempt)
         if metered.calls:  # the archive saw every answered call, the episode's own sums may miss some
@@ -254,8 +255,11 @@ async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactor
         report.errors.append(f"{p.key.card} {p.key.environment} {p.key.setting} {p.key.protocol}: "
                              f"{type(exc).__name__}: {str(exc)[:500]}")
         episode = Episode(key=p.key, collection=p.card.data.collection, seed=p.seed, task={},
-                          status="unfinished", error=why, spent=store.attempt_usage(attempt))
+                          status="unfinished", error=why)
         try:
+            if attempt is None:
+                raise RuntimeError("no attempt could be opened")
+            episode.spent = store.attempt_usage(attempt)
             store.finish_attempt(attempt, episode)
         except Exception as again:  # noqa: BLE001 - the store itself failed: say so, keep going
             report.errors.append(f"{p.key.card}: the store could not record the episode: {again}")

@@ -376,3 +376,33 @@ def test_calls_of_a_killed_run_stay_in_the_spend(tmp_path):
     assert "running" in {a["status"] for a in attempts}  # the killed attempt, kept with its calls
     assert len(delivered) - 1 <= spent.calls <= len(delivered)
     assert spent.cost_usd == pytest.approx(sum(dollars(*d) for d in delivered), rel=0.005 + 1 / len(delivered))
+
+
+def test_the_episode_guard_covers_storage(tmp_path):
+    """A record that cannot be written (here a Python object inside a predictor,
+    which JSON cannot hold) leaves that episode unfinished with an internal
+    error; the other episodes are played and stored."""
+    from scigame.players.base import Player
+    from scigame.records import Action, Hypothesis, Submission, Usage
+    from scigame.runner import EvalConfig, run_eval
+
+    class Unstorable(Player):
+        name = "unstorable"
+
+        async def act(self, state):
+            weird = state.episode["environment"] == "counterfactual"
+            predictor = {"F": {"op": "mul", "args": [object() if weird else 1.0, {"var": "m1"}]}}
+            return Action(hypotheses=[Hypothesis(statement="s", confidence=1.0)],
+                          submission=Submission(selected=0, predictor=predictor, explanation="e",
+                                                applicability="a")), Usage()
+
+    cfg = EvalConfig(paths=[GRAVITATION], protocols=["prior"], settings=["discovery"], repetitions=1,
+                     out=str(tmp_path / "run"))
+    report = asyncio.run(run_eval(cfg, player=("unstorable", Unstorable)))
+    assert report.played == 1 and report.unfinished == 1 and len(report.errors) == 1
+    assert "Serializ" in report.errors[0], report.errors  # it failed in the store, not before
+    with Store(tmp_path / "run") as store:
+        rows = {r["environment"]: r for r in store.rows()}
+    assert rows["original"]["status"] == "finished"
+    assert rows["counterfactual"]["status"] == "unfinished"
+    assert json.loads(rows["counterfactual"]["record"])["error"].startswith("internal error:")
