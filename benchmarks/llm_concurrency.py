@@ -65,6 +65,7 @@ def _serve(port_queue, stop, steps: int, latency: float) -> None:
     with FakeOpenAI(partial(_answer, steps=steps, latency=latency), api_key=None) as server:
         port_queue.put(server.base_url)
         stop.wait()
+        port_queue.put((time.process_time(), len(server.requests)))
 
 
 def _level(base_url: str, concurrency: int, episodes: int, out: str) -> float:
@@ -115,7 +116,9 @@ def main() -> int:
                       f"{1000 * cpu / (played * calls):>20.2f}")
     finally:
         stop.set()
+        cpu, requests = port_queue.get(timeout=30)
         server.join(timeout=10)
+    print(f"the server process: {1000 * cpu / max(1, requests):.2f} ms CPU per call over {requests} calls")
     return 0
 
 
