@@ -1,62 +1,124 @@
-"""LLM calls per second against the fake server with a fixed latency.
+"""LLM campaign throughput against a server with a fixed latency.
 
-    python benchmarks/llm_concurrency.py [--latency 0.2] [--calls 64]
+    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2]
 
-The server answers every chat completion after `latency` seconds; the real
-`openai` client (through scigame's ChatClient, retries and accounting
-included) sends `calls` requests at concurrency 1, 8 and 32. The ideal rate
-is concurrency / latency; the ratio shows the overhead of the client, the
-server and the event loop, measured in one run.
+The fake server runs in its own process (as a real endpoint would), answers
+every chat completion after `latency` seconds and accepts 512 pending
+connections. Its player answers are cheap and schema-valid: `steps`
+experiments at random points of the gravitation card, then a submission of
+the law. `scigame`'s runner plays whole Adaptive episodes through the real
+`openai` client (retries, accounting, the attempt archive, scoring with the
+strict sympy check, simulation) at concurrency 1, 8 and 32, `waves` rounds
+of episodes per level. The ideal time of a level is waves × (steps + 1) ×
+latency; efficiency = ideal / measured, printed for each level in one run,
+with the CPU time the scigame process spent per call (all its threads):
+on a shared machine the efficiency depends on the other load, the CPU per
+call does not.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import multiprocessing
 import os
+import random
 import sys
+import tempfile
 import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+CARD = str(REPO / "cards/historical/gravitation.sci")
+LAW = {"F": {"op": "div", "args": [{"op": "mul", "args": [6.674e-11, {"var": "m1"}, {"var": "m2"}]},
+                                   {"op": "pow", "args": [{"var": "r"}, 2]}]}}
+
+
+def _answer(request: dict, steps: int, latency: float):
+    from scigame.llm.prompts import STATE_CLOSE, STATE_OPEN, extract_between
+    from scigame.testing.fake_openai import Reply
+
+    time.sleep(latency)
+    text = request["messages"][-1]["content"]
+    doc = json.loads(extract_between(text, STATE_OPEN, STATE_CLOSE) or "{}")
+    done = len(doc.get("history", []))
+    hyps = [{"statement": "inverse square", "confidence": 0.5}, {"statement": "inverse cube", "confidence": 0.5}]
+    if done < steps and not doc.get("must_submit"):
+        rng = random.Random(done)
+        inputs = {"m1": rng.uniform(1, 1000), "m2": rng.uniform(1, 1000), "r": rng.uniform(0.5, 20)}
+        action = {"hypotheses": hyps, "submission": None, "notes": "",
+                  "experiment": {"inputs": inputs, "outputs": ["F"], "predictions": [{"F": 1e-9}, {"F": 1e-10}]}}
+    else:
+        hyps = [{"statement": "inverse square", "confidence": 0.95}, {"statement": "inverse cube", "confidence": 0.05}]
+        action = {"hypotheses": hyps, "experiment": None, "notes": "",
+                  "submission": {"selected": 0, "predictor": LAW, "explanation": "F falls as 1/r^2.",
+                                 "applicability": "point masses"}}
+    return Reply(content=json.dumps(action), prompt_tokens=900 + 60 * done, completion_tokens=200)
+
+
+def _serve(port_queue, stop, steps: int, latency: float) -> None:
+    from functools import partial
+
+    from scigame.testing.fake_openai import FakeOpenAI
+
+    with FakeOpenAI(partial(_answer, steps=steps, latency=latency), api_key=None) as server:
+        port_queue.put(server.base_url)
+        stop.wait()
+        port_queue.put((time.process_time(), len(server.requests)))
+
+
+def _level(base_url: str, concurrency: int, episodes: int, out: str) -> float:
+    from scigame.runner import EvalConfig, run_eval
+
+    reps = max(1, episodes // 4)  # 4 cells: 2 settings x 2 worlds, Adaptive only
+    config = EvalConfig(paths=[CARD], player="openai:fake-model", protocols=["adaptive"], repetitions=reps,
+                        concurrency=concurrency, out=out, max_steps=64,
+                        llm={"base_url": base_url, "api_key_env": "SCIGAME_BENCH_KEY", "timeout": 60,
+                             "max_retries": 0})
+    started, cpu = time.perf_counter(), time.process_time()
+    report = asyncio.run(run_eval(config))
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+    if report.unfinished or report.errors:
+        raise SystemExit(f"benchmark run failed: {report.unfinished_reasons[:2]} {report.errors[:2]}")
+    return elapsed, report.played, cpu
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--latency", type=float, default=0.2)
-    ap.add_argument("--calls", type=int, default=64)
+    ap.add_argument("--steps", type=int, default=10, help="experiments per episode before the submission")
+    ap.add_argument("--waves", type=int, default=2, help="rounds of `concurrency` episodes per level")
+    ap.add_argument("--levels", default="1,8,32")
     args = ap.parse_args()
-
-    from scigame.llm.client import ChatClient, LLMConfig
-    from scigame.testing.fake_openai import FakeOpenAI, Reply
-
-    def slow(_request):
-        time.sleep(args.latency)
-        return Reply(content='{"ok": true}')
-
     os.environ["SCIGAME_BENCH_KEY"] = "k"
-    print(f"latency {args.latency * 1000:.0f} ms, {args.calls} calls per level")
-    print(f"{'concurrency':>11}{'calls/s':>10}{'ideal':>9}{'achieved':>10}")
-    with FakeOpenAI(slow, api_key=None) as server:
-        for level in (1, 8, 32):
-            calls = args.calls if level > 1 else max(8, args.calls // 8)
 
-            async def run():
-                client = ChatClient(LLMConfig(model="fake-model", base_url=server.base_url,
-                                              api_key_env="SCIGAME_BENCH_KEY", timeout=30, max_retries=0))
-                gate = asyncio.Semaphore(level)
-
-                async def one():
-                    async with gate:
-                        await client.complete([{"role": "user", "content": "hi"}])
-
-                await one()  # warm the connection pool
-                t0 = time.perf_counter()
-                await asyncio.gather(*(one() for _ in range(calls)))
-                elapsed = time.perf_counter() - t0
-                await client.close()
-                return calls / elapsed
-
-            rate = asyncio.run(run())
-            ideal = level / args.latency
-            print(f"{level:>11}{rate:>10.1f}{ideal:>9.1f}{rate / ideal:>10.0%}")
+    ctx = multiprocessing.get_context("spawn")
+    port_queue, stop = ctx.Queue(), ctx.Event()
+    server = ctx.Process(target=_serve, args=(port_queue, stop, args.steps, args.latency), daemon=True)
+    server.start()
+    base_url = port_queue.get(timeout=60)
+    calls = args.steps + 1
+    print(f"latency {args.latency * 1000:.0f} ms, Adaptive episodes of {args.steps} experiments + 1 submission, "
+          f"{args.waves} waves per level; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
+    print(f"{'concurrency':>11}{'episodes':>10}{'seconds':>9}{'ideal s':>9}{'efficiency':>12}"
+          f"{'client CPU ms/call':>20}")
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            # cards compiled once, the connection pool and sympy warmed up: not part of any level
+            _level(base_url, 4, 4, str(Path(tmp) / "warm"))
+            for level in (int(x) for x in args.levels.split(",")):
+                episodes = max(4, level * args.waves)
+                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"))
+                waves = -(-played // level)
+                ideal = waves * calls * args.latency
+                print(f"{level:>11}{played:>10}{elapsed:>9.2f}{ideal:>9.2f}{ideal / elapsed:>12.0%}"
+                      f"{1000 * cpu / (played * calls):>20.2f}")
+    finally:
+        stop.set()
+        cpu, requests = port_queue.get(timeout=30)
+        server.join(timeout=10)
+    print(f"the server process: {1000 * cpu / max(1, requests):.2f} ms CPU per call over {requests} calls")
     return 0
 
 

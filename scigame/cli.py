@@ -497,7 +497,7 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
     from .runner import EvalConfig, run_eval
     from .store import Store
-    from .summary import current_rows, failure_counts, usage_table, write_summary
+    from .summary import current_rows, failure_counts, spend_summary, spend_text, usage_table, write_summary
 
     if not paths:
         paths = (_bundled_cards(),)
@@ -541,10 +541,14 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         for name, why in report.excluded:
             click.echo(f"  {name}: {why}", err=True)
     with Store(report.folder) as store:
-        rows, judgements = store.rows(), store.judgement_rows()
+        rows, judgements, spend = store.rows(), store.judgement_rows(), spend_summary(store)
     rows, stale = current_rows(rows)
-    table = write_summary(report.folder, rows, judgements)
+    table = write_summary(report.folder, rows, judgements, spend)
     _print_summary(table, failure_counts(rows), usage_table(rows), stale)
+    if spend["calls"] or spend["spent_usd"]:
+        click.echo(spend_text(spend))
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
     click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
                f"of {report.planned} planned; run folder: {report.folder}")
     if report.not_started:
@@ -562,7 +566,8 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         sys.exit(EXIT_USAGE)
     if report.errors:
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished or report.not_started else EXIT_OK)
+    # episodes left unstarted by --max-cost are not findings: the budget did its job (docs/cli.md)
+    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
 
 
 @main.command()
@@ -624,8 +629,12 @@ def judge(run_dir, judges, base_url, api_key_env, reasoning_effort, temperature,
     if len(panel) > 1:
         click.echo("Krippendorff's alpha: " + ", ".join(
             f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in alpha.items()))
+    for err in result.errors:
+        click.echo(f"error: {err}", err=True)
     if result.auth_error:
         click.echo(f"scigame: stopped: the endpoint refused the credentials: {result.auth_error}", err=True)
+        sys.exit(EXIT_USAGE)
+    if result.errors:
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if result.unfinished else EXIT_OK)
 
@@ -679,8 +688,11 @@ def report(run_dirs, fmt, tables, html_file, plots_dir, title):
 
 def _print_judges(runs) -> None:
     from .llm.judge import agreement
-    from .summary import judge_usage
+    from .summary import judge_usage, spend_text
 
+    for p in runs.provenance:
+        if p.spend.get("calls") or p.spend.get("spent_usd"):
+            click.echo(f"{p.folder}: {spend_text(p.spend)}")
     stale = sum(p.stale for p in runs.provenance)
     if stale:
         click.echo(f"({stale} episodes of earlier versions of edited cards are kept in the store "

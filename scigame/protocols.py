@@ -15,6 +15,7 @@ breaks the action format is handed back to the player (`Player.reject`).
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from typing import Optional
@@ -154,9 +155,19 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
     experiments = 0
     refused = 0
     hard_cap = (cap or UNBOUNDED_CAP) + MAX_REFUSED + 1
+    def drain(index: int) -> None:
+        """Keep the player's unusable replies as turns marked malformed."""
+        nonlocal usage
+        for bad in player.take_unusable():
+            episode.turns.append(Turn(index=index, malformed=bad.problem, reply=bad.reply, usage=bad.usage))
+            usage = usage + bad.usage
+
     try:
         for index in range(hard_cap + 1):
-            action, used = await player.act(state)
+            try:
+                action, used = await player.act(state)
+            finally:
+                drain(index)
             usage = usage + used
             turn = Turn(index=index, action=action, usage=used)
             problem = action_problem(action, shown, protocol)
@@ -168,7 +179,10 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
                 episode.turns.append(turn.model_copy(update={"malformed": problem}))
                 state.turns = episode.turns
                 corrections += 1
-                action, used = await player.reject(state, action, problem)
+                try:
+                    action, used = await player.reject(state, action, problem)
+                finally:
+                    drain(index)
                 usage = usage + used
                 turn = Turn(index=index, action=action, usage=used)
                 problem = action_problem(action, shown, protocol)
@@ -216,7 +230,7 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
         await player.close()
     wall = time.perf_counter() - started
     steps = experiments if protocol == "adaptive" else len(given)
-    episode.outcome = judge(shown, env, submission_action, breaks, steps, wall, usage)
+    episode.outcome = await asyncio.to_thread(judge, shown, env, submission_action, breaks, steps, wall, usage)
     episode.spent = usage
     return episode
 

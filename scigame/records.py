@@ -7,12 +7,22 @@ with every episode; bump it on an incompatible change.
 
 from __future__ import annotations
 
+import json
 import math
+import sys
 from typing import Any, ClassVar, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
+                      model_validator)
+
+from .predictor import MAX_DEPTH
 
 RECORD_VERSION = 1
+
+#: Deepest nesting of JSON values an action may hold: a predictor tree of
+#: MAX_DEPTH levels takes two JSON levels per tree level (the node object and
+#: its `args` list), plus the few levels of the action around it.
+MAX_ACTION_DEPTH = 2 * MAX_DEPTH + 8
 
 Setting = Literal["identification", "discovery"]
 Protocol = Literal["prior", "fixed", "adaptive"]
@@ -38,6 +48,36 @@ FAILURE_MODES = (
 
 class _Record(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+def _path_text(path: list) -> str:
+    parts = [f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(path)]
+    if len(parts) > 12:  # a deep path: its start and its end say enough
+        parts = parts[:6] + ["..."] + parts[-4:]
+    return "".join(parts)
+
+
+def json_value_problem(value: Any, max_depth: int = MAX_ACTION_DEPTH) -> Optional[str]:
+    """Why a JSON value cannot be stored faithfully, or None: a non-finite
+    number (NaN, Infinity, or a literal like 1e400 that overflows), an
+    integer too large for a float, or nesting deeper than `max_depth`. The
+    walk is iterative, so no depth makes it recurse."""
+    stack: list[tuple[Any, list, int]] = [(value, [], 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, bool) or item is None or isinstance(item, str):
+            continue
+        if isinstance(item, float) and not math.isfinite(item):
+            return f"{_path_text(path) or 'the action'}: {item} is not a finite number"
+        if isinstance(item, int) and abs(item) > sys.float_info.max:
+            return (f"{_path_text(path) or 'the action'}: an integer of {len(str(abs(item)))} digits is too "
+                    "large for a number")
+        if isinstance(item, (dict, list)):
+            if depth >= max_depth:
+                return f"{_path_text(path) or 'the action'}: the value is nested more than {max_depth} levels deep"
+            pairs = item.items() if isinstance(item, dict) else enumerate(item)
+            stack.extend((v, [*path, k], depth + 1) for k, v in pairs)
+    return None
 
 
 class Hypothesis(_Record):
@@ -88,6 +128,19 @@ class Action(_Record):
     #: The model's reply exactly as received (LLM players), for audits and the judge.
     raw: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _storable(cls, data: Any, info: ValidationInfo) -> Any:
+        """Every number finite and within float range, nesting bounded: a
+        reply that breaks this is the model's error (it is sent back), never a
+        `null` in the store. Records read back from the store skip the check
+        (context {"stored": True}): older versions wrote nulls."""
+        if isinstance(data, dict) and not (info.context or {}).get("stored"):
+            problem = json_value_problem({k: v for k, v in data.items() if k != "raw"})
+            if problem:
+                raise ValueError(problem)
+        return data
+
     @model_validator(mode="after")
     def _one_kind(self) -> "Action":
         if (self.experiment is None) == (self.submission is None):
@@ -118,6 +171,7 @@ class Usage(_Record):
     cost_usd: float = 0.0
     retries: int = 0  # infrastructure retries (never the model's fault)
     corrections: int = 0  # replies sent back to the model as unusable
+    estimated: int = 0  # calls whose endpoint reported no usage: their tokens are estimated
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(**{k: getattr(self, k) + getattr(other, k) for k in Usage.model_fields})
@@ -133,6 +187,8 @@ class Turn(_Record):
     breaks: list[str] = []
     #: A malformed action and why (the player was asked again).
     malformed: Optional[str] = None
+    #: The reply text of an attempt that held no usable action (action is None then).
+    reply: str = ""
     usage: Usage = Usage()
 
 
@@ -224,3 +280,28 @@ class Episode(_Record):
     error: str = ""
     #: Everything the episode cost, unfinished attempts included.
     spent: Usage = Usage()
+
+
+def load_episode(record: str) -> Episode:
+    """An Episode from its stored JSON, tolerating what older versions wrote:
+    a `null` where a number belongs (older versions stored NaN and infinities
+    as null) is read as NaN, and finiteness checks of actions are skipped."""
+    data = json.loads(record)
+    for _ in range(10_000):
+        try:
+            return Episode.model_validate(data, context={"stored": True})
+        except ValidationError as exc:
+            nulls = [e["loc"] for e in exc.errors() if e.get("input", 0) is None
+                     and e["type"] in ("float_type", "int_type", "float_parsing", "int_parsing")]
+            if not nulls:
+                raise
+            for loc in nulls:
+                _set(data, loc, math.nan)
+    raise ValueError("the stored record holds too many nulls to repair")
+
+
+def _set(data: Any, loc: tuple, value: Any) -> None:
+    target = data
+    for part in loc[:-1]:
+        target = target[part]
+    target[loc[-1]] = value

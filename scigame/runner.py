@@ -72,6 +72,7 @@ class RunReport:
     auth_error: str = ""  # the endpoint refused the credentials: the run stopped
     excluded: list[tuple[str, str]] = field(default_factory=list)  # Temporal cards left out, and why
     unfinished_reasons: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # from the player's client (once per run)
 
 
 def episode_seed(base: int, key: EpisodeKey) -> int:
@@ -206,26 +207,14 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             on_progress("plan", report.skipped, len(planned))
         semaphore = asyncio.Semaphore(max(1, config.concurrency))
         report.spent_usd = store.total_cost()
-        from .llm.client import AuthFailure, gather_until_auth_failure
+        from .llm.client import gather_until_auth_failure
 
         async def one(p: PlannedEpisode):
             async with semaphore:
                 if config.max_cost is not None and report.spent_usd >= config.max_cost:
                     report.not_started += 1
                     return
-                try:
-                    episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
-                except AuthFailure:
-                    raise
-                except Exception as exc:  # a bug must not take the rest of the run down
-                    from .records import Episode
-                    episode = Episode(key=p.key, collection=p.card.data.collection, seed=p.seed, task={},
-                                      status="unfinished", error=f"internal error: {type(exc).__name__}: {exc}")
-                    report.errors.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
-                                         f"{p.key.protocol}: {type(exc).__name__}: {exc}")
-            store.put(episode)  # one transaction per episode
-            report.spent_usd += (episode.spent if episode.spent.calls or episode.outcome is None
-                                 else episode.outcome.usage).cost_usd
+                episode = await guarded_episode(store, p, factory, report)
             if episode.status == "unfinished":
                 report.unfinished += 1
                 report.unfinished_reasons.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
@@ -242,4 +231,52 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             close = getattr(factory, "aclose", None)
             if close is not None:
                 await close()
+            report.warnings = list(getattr(factory, "warnings", lambda: [])())
+            report.spent_usd = store.total_cost()
     return report
+
+
+async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactory, report: RunReport):
+    """Play and store one episode as one new attempt, every call's usage
+    archived as it arrives. One guard covers all of it, storage included: a
+    bug (or a record that cannot be written) leaves this episode unfinished
+    with an internal error, and the run goes on. Only an AuthFailure (or a
+    cancellation) passes through; the calls made so far stay archived."""
+    from .llm.client import AuthFailure
+    from .records import Episode
+    from .store import CALL_LEDGER
+
+    attempt: Optional[int] = None
+
+    def ledger(usage) -> None:  # archived at once, and counted against --max-cost at once
+        store.record_call(attempt, usage)
+        report.spent_usd += usage.cost_usd
+
+    token = CALL_LEDGER.set(ledger)
+    try:
+        attempt = store.begin_attempt(p.key)
+        episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
+        metered = store.attempt_usage(attempt)
+        if metered.calls:  # the archive saw every answered call, the episode's own sums may miss some
+            episode = episode.model_copy(update={"spent": metered.model_copy(update={
+                "retries": episode.spent.retries, "corrections": episode.spent.corrections})})
+        report.spent_usd += store.finish_attempt(attempt, episode)  # a Python player's own usage
+        return episode
+    except AuthFailure:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bug must not take the rest of the run down
+        why = f"internal error: {type(exc).__name__}: {str(exc)[:500]}"
+        report.errors.append(f"{p.key.card} {p.key.environment} {p.key.setting} {p.key.protocol}: "
+                             f"{type(exc).__name__}: {str(exc)[:500]}")
+        episode = Episode(key=p.key, collection=p.card.data.collection, seed=p.seed, task={},
+                          status="unfinished", error=why)
+        try:
+            if attempt is None:
+                raise RuntimeError("no attempt could be opened")
+            episode.spent = store.attempt_usage(attempt)
+            store.finish_attempt(attempt, episode)
+        except Exception as again:  # noqa: BLE001 - the store itself failed: say so, keep going
+            report.errors.append(f"{p.key.card}: the store could not record the episode: {again}")
+        return episode
+    finally:
+        CALL_LEDGER.reset(token)

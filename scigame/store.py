@@ -5,6 +5,14 @@ repetition, player, and the controls noise, context and distractors) and hold th
 columns summaries need. Each episode is written in its own transaction
 (WAL mode), so a run killed at any moment loses at most the episodes in
 flight, and rerunning the same command skips what is finished.
+
+Beside the episodes, an archive that nothing overwrites: `attempts` holds
+every time an episode was played (finished, left unfinished by a fault, or
+cut off by a kill), with that attempt's record, and `calls` holds the usage
+of every LLM call the moment its answer arrives. The run's spend (and
+`--max-cost`) is the sum over all attempts, so a fault, a resume or a
+SIGKILL never loses a dollar; `spent_on_finished()` is what the finished
+episodes' final attempts cost.
 """
 
 from __future__ import annotations
@@ -12,10 +20,11 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
-from .records import Episode, EpisodeKey
+from .records import Episode, EpisodeKey, Usage, load_episode
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
@@ -54,6 +63,46 @@ CREATE TABLE IF NOT EXISTS episodes (
                  noise, context, distractors)
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS attempts (
+    id          INTEGER PRIMARY KEY,
+    card_hash   TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    setting     TEXT NOT NULL,
+    protocol    TEXT NOT NULL,
+    budget      INTEGER NOT NULL,
+    repetition  INTEGER NOT NULL,
+    player      TEXT NOT NULL,
+    noise       TEXT NOT NULL DEFAULT 'card',
+    context     TEXT NOT NULL DEFAULT 'full',
+    distractors INTEGER NOT NULL DEFAULT 0,
+    card        TEXT NOT NULL,
+    status      TEXT NOT NULL,  -- running (or killed while running), finished, unfinished
+    error       TEXT NOT NULL DEFAULT '',
+    calls       INTEGER NOT NULL DEFAULT 0,
+    input_tokens  INTEGER NOT NULL DEFAULT 0,
+    cached_tokens INTEGER NOT NULL DEFAULT 0,
+    output_tokens INTEGER NOT NULL DEFAULT 0,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+    cost_usd    REAL NOT NULL DEFAULT 0,
+    estimated   INTEGER NOT NULL DEFAULT 0,  -- calls whose tokens were estimated (no usage reported)
+    record      TEXT,
+    started_at  REAL NOT NULL,
+    written_at  REAL
+);
+CREATE INDEX IF NOT EXISTS attempts_by_key
+    ON attempts (card_hash, environment, setting, protocol, budget, repetition, player,
+                 noise, context, distractors);
+CREATE TABLE IF NOT EXISTS calls (
+    attempt     INTEGER NOT NULL REFERENCES attempts(id),
+    input_tokens  INTEGER NOT NULL,
+    cached_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    reasoning_tokens INTEGER NOT NULL,
+    cost_usd    REAL NOT NULL,
+    retries     INTEGER NOT NULL,
+    estimated   INTEGER NOT NULL,
+    written_at  REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS judgements (
     card_hash   TEXT NOT NULL,
     environment TEXT NOT NULL,
@@ -88,9 +137,25 @@ _WHERE_KEY = " AND ".join(f"{c}=?" for c in KEY_COLUMNS)
 #: Columns added since the first store format, with what an older row means by them.
 _ADDED = {"episodes": {"noise": "'card'", "context": "'full'", "distractors": "0", "ps_ood": "NULL",
                        "weak_ood": "NULL"},
-          "judgements": {"noise": "'card'", "context": "'full'", "distractors": "0"}}
+          "judgements": {"noise": "'card'", "context": "'full'", "distractors": "0"},
+          "attempts": {"noise": "'card'", "context": "'full'", "distractors": "0"}}
 
 DB_NAME = "episodes.sqlite"
+
+
+#: The current episode attempt's call ledger (set by the runner around each
+#: episode; every LLM call that gets an answer reports its usage to it).
+CALL_LEDGER: ContextVar[Optional[Callable[[Usage], None]]] = ContextVar("scigame_call_ledger", default=None)
+
+_USAGE_COLUMNS = ("calls", "input_tokens", "cached_tokens", "output_tokens", "reasoning_tokens", "cost_usd",
+                  "estimated")
+
+
+def record_call(usage: Usage) -> None:
+    """Report one answered call to the attempt in progress, if any."""
+    ledger = CALL_LEDGER.get()
+    if ledger is not None:
+        ledger(usage)
 
 
 def _b(value: Optional[bool]) -> Optional[int]:
@@ -131,11 +196,10 @@ class Store:
         return [r[1] for r in self.db.execute(f"PRAGMA table_info({table})")]
 
     def _insert(self, table: str, values: dict) -> None:
-        """INSERT OR REPLACE one row, naming its columns."""
+        """INSERT OR REPLACE one row, naming its columns (inside the caller's transaction)."""
         names = ", ".join(values)
-        with self.db:
-            self.db.execute(f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({', '.join('?' * len(values))})",
-                            tuple(values.values()))
+        self.db.execute(f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({', '.join('?' * len(values))})",
+                        tuple(values.values()))
 
     def close(self) -> None:
         self.db.close()
@@ -162,8 +226,67 @@ class Store:
                               key.as_tuple()).fetchone()
         return (row[0], row[1]) if row else None
 
+    # -- the attempt archive ------------------------------------------------------
+    def begin_attempt(self, key: EpisodeKey) -> int:
+        """Open a new attempt of an episode; returns its id."""
+        with self.db:
+            cur = self.db.execute(
+                f"INSERT INTO attempts ({', '.join(KEY_COLUMNS)}, card, status, started_at) "
+                f"VALUES ({', '.join('?' * len(KEY_COLUMNS))}, ?, 'running', ?)",
+                (*key.as_tuple(), key.card, time.time()))
+        return int(cur.lastrowid)
+
+    def record_call(self, attempt: int, usage: Usage) -> None:
+        """One answered call of an attempt, written at once (a kill loses none)."""
+        with self.db:
+            self.db.execute("INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (attempt, usage.input_tokens, usage.cached_tokens, usage.output_tokens,
+                             usage.reasoning_tokens, usage.cost_usd, usage.retries, usage.estimated, time.time()))
+            self.db.execute(
+                "UPDATE attempts SET calls = calls + 1, input_tokens = input_tokens + ?, cached_tokens = "
+                "cached_tokens + ?, output_tokens = output_tokens + ?, reasoning_tokens = reasoning_tokens + ?, "
+                "cost_usd = cost_usd + ?, estimated = estimated + ? WHERE id = ?",
+                (usage.input_tokens, usage.cached_tokens, usage.output_tokens, usage.reasoning_tokens,
+                 usage.cost_usd, usage.estimated, attempt))
+
+    def attempt_usage(self, attempt: int) -> Usage:
+        row = self.db.execute(f"SELECT {', '.join(_USAGE_COLUMNS)} FROM attempts WHERE id = ?",
+                              (attempt,)).fetchone()
+        return Usage(**dict(zip(_USAGE_COLUMNS, row))) if row else Usage()
+
+    def finish_attempt(self, attempt: int, episode: Episode, record: Optional[str] = None) -> float:
+        """Close an attempt and write its episode, in one transaction. A
+        player that made no metered calls (a Python player reporting its own
+        usage) has its reported usage put on the attempt: the dollars so
+        added are returned (0 when the calls were metered)."""
+        record = record if record is not None else episode.model_dump_json()
+        spent = episode.spent if episode.spent.calls or not episode.outcome else episode.outcome.usage
+        with self.db:
+            metered = self.db.execute("SELECT calls FROM attempts WHERE id = ?", (attempt,)).fetchone()[0]
+            added = 0.0
+            if not metered and spent.cost_usd:
+                self.db.execute(
+                    f"UPDATE attempts SET {', '.join(f'{c} = ?' for c in _USAGE_COLUMNS)} WHERE id = ?",
+                    (*(getattr(spent, c) for c in _USAGE_COLUMNS), attempt))
+                added = spent.cost_usd
+            self.db.execute("UPDATE attempts SET status = ?, error = ?, record = ?, written_at = ? WHERE id = ?",
+                            (episode.status, episode.error, record, time.time(), attempt))
+            self._put(episode, record)
+        return added
+
+    def attempt_rows(self) -> list[dict]:
+        cur = self.db.execute(f"SELECT id, card, {', '.join(c for c in KEY_COLUMNS if c != 'card_hash')}, status, "
+                              f"error, {', '.join(_USAGE_COLUMNS)}, started_at, written_at FROM attempts ORDER BY id")
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r)) for r in cur.fetchall()]
+
     def put(self, episode: Episode) -> None:
-        """Write one episode atomically (replacing an earlier attempt)."""
+        """Write one episode atomically (replacing the row of an earlier
+        attempt; the runner also archives each attempt, see finish_attempt)."""
+        with self.db:
+            self._put(episode, episode.model_dump_json())
+
+    def _put(self, episode: Episode, record: str) -> None:
         k, o = episode.key, episode.outcome
         usage = episode.spent if episode.spent.calls or not o else o.usage
         outcome = {} if o is None else {
@@ -176,7 +299,7 @@ class Store:
             **dict(zip(KEY_COLUMNS, k.as_tuple())), "card": k.card, "collection": episode.collection,
             "status": episode.status, **outcome, "input_tokens": usage.input_tokens,
             "output_tokens": usage.output_tokens, "cost_usd": usage.cost_usd,
-            "record": episode.model_dump_json(), "written_at": time.time()})
+            "record": record, "written_at": time.time()})
 
     def episodes(self, **where) -> Iterator[Episode]:
         """Stored episodes, optionally filtered by column values."""
@@ -184,8 +307,8 @@ class Store:
         if where:
             sql += " WHERE " + " AND ".join(f"{k} = ?" for k in where)
         sql += " ORDER BY card, environment, setting, protocol, budget, repetition, player, noise, context, distractors"
-        for (record,) in self.db.execute(sql, tuple(where.values())):
-            yield Episode.model_validate_json(record)
+        for (record,) in self.db.execute(sql, tuple(where.values())).fetchall():
+            yield load_episode(record)  # tolerates what older versions wrote
 
     def rows(self) -> list[dict]:
         cur = self.db.execute("SELECT * FROM episodes ORDER BY card, environment, setting, protocol, "
@@ -204,13 +327,14 @@ class Store:
                              "reasons": judgement.reasons, "failure": judgement.failure,
                              "unverified": judgement.unverified, "raw": judgement.raw,
                              "usage": u.model_dump()})
-        self._insert("judgements", {
-            **dict(zip(KEY_COLUMNS, key.as_tuple())), "judge": judge,
-            "effects": judgement.scores["effects"], "comparison": judgement.scores["comparison"],
-            "evidence": judgement.scores["evidence"], "ses": judgement.ses,
-            "unverified": judgement.unverified, "failure": judgement.failure,
-            "input_tokens": u.input_tokens, "output_tokens": u.output_tokens, "cost_usd": u.cost_usd,
-            "record": record, "written_at": time.time()})
+        with self.db:
+            self._insert("judgements", {
+                **dict(zip(KEY_COLUMNS, key.as_tuple())), "judge": judge,
+                "effects": judgement.scores["effects"], "comparison": judgement.scores["comparison"],
+                "evidence": judgement.scores["evidence"], "ses": judgement.ses,
+                "unverified": judgement.unverified, "failure": judgement.failure,
+                "input_tokens": u.input_tokens, "output_tokens": u.output_tokens, "cost_usd": u.cost_usd,
+                "record": record, "written_at": time.time()})
 
     def judgement_rows(self) -> list[dict]:
         cur = self.db.execute("SELECT * FROM judgements ORDER BY card_hash, environment, setting, protocol, "
@@ -219,7 +343,25 @@ class Store:
         return [dict(zip(names, r)) for r in cur.fetchall()]
 
     def total_cost(self) -> float:
-        return float(self.db.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM episodes").fetchone()[0])
+        """The run's spend: every attempt of every episode, plus the episode
+        rows an older version wrote without an attempt archive."""
+        return self.spent().cost_usd
+
+    def spent(self) -> Usage:
+        """Tokens and dollars over every attempt (see total_cost)."""
+        cols = ", ".join(f"COALESCE(SUM({c}), 0)" for c in _USAGE_COLUMNS)
+        archived = self.db.execute(f"SELECT {cols} FROM attempts").fetchone()
+        legacy = self.db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(input_tokens), 0), COALESCE(SUM(output_tokens), 0), "
+            "COALESCE(SUM(cost_usd), 0) FROM episodes e WHERE NOT EXISTS (SELECT 1 FROM attempts a WHERE "
+            + " AND ".join(f"a.{c} = e.{c}" for c in KEY_COLUMNS) + ")").fetchone()
+        total = Usage(**dict(zip(_USAGE_COLUMNS, archived)))
+        return total + Usage(input_tokens=legacy[1], output_tokens=legacy[2], cost_usd=legacy[3])
+
+    def spent_on_finished(self) -> float:
+        """What the finished episodes cost (each episode's stored attempt)."""
+        return float(self.db.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM episodes "
+                                     "WHERE status = 'finished'").fetchone()[0])
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM episodes").fetchone()[0]

@@ -139,7 +139,28 @@ def failure_counts(rows: list[dict]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None = None) -> list[dict]:
+def spend_summary(store) -> dict:
+    """The run's spend: `spent_usd` over every attempt (faults, kills and
+    resumes included), `spent_on_finished_usd` on the finished episodes'
+    stored attempts, and how many calls had estimated tokens."""
+    total = store.spent()
+    return {"spent_usd": total.cost_usd, "spent_on_finished_usd": store.spent_on_finished(),
+            "calls": total.calls, "input_tokens": total.input_tokens, "output_tokens": total.output_tokens,
+            "estimated_calls": total.estimated, "attempts": len(store.attempt_rows())}
+
+
+def spend_text(spend: dict) -> str:
+    """One line for people (eval and report print it)."""
+    text = (f"spent ${spend['spent_usd']:.4f} over {spend['attempts']} attempts and {spend['calls']} calls "
+            f"(every attempt counted); spent on finished episodes ${spend['spent_on_finished_usd']:.4f}")
+    if spend["estimated_calls"]:
+        text += (f"; {spend['estimated_calls']} calls estimated (the endpoint reported no usage), "
+                 "so these figures are estimates")
+    return text
+
+
+def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None = None,
+                  spend: dict | None = None) -> list[dict]:
     table = summarize(rows, judgements)
     buf = io.StringIO()
     # COLUMNS first, then what only some runs have (e.g. mean_form_credit)
@@ -148,7 +169,8 @@ def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None 
     writer.writerows(table)
     (folder / "summary.csv").write_text(buf.getvalue())
     (folder / "summary.json").write_text(json.dumps(
-        {"groups": table, "failure_modes": failure_counts(rows), "usage": usage_table(rows)}, indent=2))
+        {"groups": table, "failure_modes": failure_counts(rows), "usage": usage_table(rows),
+         **({"spend": spend} if spend is not None else {})}, indent=2))
     return table
 
 

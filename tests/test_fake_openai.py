@@ -20,6 +20,7 @@ import openai
 import pytest
 
 from scigame.testing.fake_openai import FakeOpenAI, Reply, ScriptError, echo_responder, load_script, main
+from scigame.testing.oddities import odd_content
 
 KEY = "test-key"
 MESSAGES = [{"role": "system", "content": "You are a scientist."},
@@ -428,3 +429,58 @@ def test_a_burst_of_32_connections_is_accepted():
         replies = asyncio.run(burst(server.base_url))
         assert len(server.requests) == 32
     assert all(r.choices[0].message.content == "ok" for r in replies)
+
+
+# -- behaviours of servers that are not OpenAI's (issue 10) -------------------------
+
+ACTION = {"hypotheses": [{"statement": "s", "confidence": 1.0}], "experiment": None, "notes": "",
+          "submission": {"selected": 0, "predictor": {"F": {"var": "m1"}}, "explanation": "e",
+                         "applicability": "a"}}
+
+
+def test_tool_call_and_missing_usage(server):
+    server.add(Reply(content='{"a": 1}', tool_call=True), Reply(content="hi", usage=False))
+    client = client_for(server)
+    first = ask(client)
+    assert first.choices[0].message.content is None
+    assert first.choices[0].message.tool_calls[0].function.arguments == '{"a": 1}'
+    second = ask(client)
+    assert second.usage is None and second.choices[0].message.content == "hi"
+    assert server.delivered == [(100, 0, 50)]  # only the answer that reported usage
+
+
+@pytest.mark.parametrize("how, status, words", [("schema", 400, "json_schema is not supported"),
+                                                ("plain", 400, "Error code: 400"),
+                                                ("422", 422, "Error code: 422")])
+def test_refuse_schema_answers_like_older_servers(how, status, words):
+    with FakeOpenAI([Reply(content="ok")], api_key=KEY, refuse_schema=how) as fake:
+        client = client_for(fake)
+        schema = {"type": "json_schema", "json_schema": {"name": "a", "schema": {"type": "object"}}}
+        with pytest.raises(openai.APIStatusError) as caught:
+            ask(client, response_format=schema)
+        assert caught.value.status_code == status and words in str(caught.value)
+        assert fake.remaining == 1  # the refusal consumed no reply
+        assert ask(client).choices[0].message.content == "ok"  # without a schema it answers
+
+
+def test_oddities_are_put_into_the_action_as_literals():
+    import math
+    text = json.dumps(ACTION)
+    for oddity, check in [("nan", math.isnan), ("infinity", math.isinf), ("1e400", math.isinf),
+                          ("bigint", lambda v: v == 10 ** 399)]:
+        odd = json.loads(odd_content(text, oddity))  # Python's reader accepts all of these
+        assert check(odd["submission"]["predictor"]["F"]["args"][0]), oddity
+    deep = json.loads(odd_content(text, "deep"))["submission"]["predictor"]["F"]
+    depth = 0
+    while isinstance(deep, dict) and "args" in deep:
+        deep, depth = deep["args"][0], depth + 1
+    assert depth == 200
+    with pytest.raises(RecursionError):
+        json.loads(odd_content(text, "brackets"))
+
+
+def test_a_trickled_body_arrives_slowly_but_whole(server):
+    server.add(Reply(content="slow", fault="trickle", trickle_bytes=64, trickle_interval=0.05))
+    started = time.monotonic()
+    reply = ask(client_for(server, timeout=10.0))
+    assert reply.choices[0].message.content == "slow" and time.monotonic() - started > 0.2

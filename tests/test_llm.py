@@ -223,7 +223,7 @@ def test_unverifiable_quote_becomes_null(tmp_path):
     made_up = Reply(content=json.dumps({
         "effects": {"score": 1, "quote": "the force doubles when the moon is full", "reason": "r"},
         "comparison": {"score": None, "quote": "", "reason": "nothing to assess"},
-        "evidence": {"score": 0.5, "quote": "Given observation", "reason": "r"}, "failure": None}))
+        "evidence": {"score": 0.5, "quote": "Given observation: m1=", "reason": "r"}, "failure": None}))
 
     def judge_or_play(request):
         text = request["messages"][-1]["content"]
@@ -251,9 +251,14 @@ def test_transcript_text_is_data_not_instructions():
 def test_quote_check():
     transcript = "Turn 0:\n  Explanation: F falls as the cube of r.\n  Applicability: point masses"
     assert quote_found("F falls as the cube  of r", transcript)
-    assert quote_found("F falls ... point masses", transcript)
+    assert quote_found("F falls as the cube ... point masses", transcript)
     assert not quote_found("F falls as the square of r", transcript)
     assert not quote_found("", transcript)
+    # real evidence only: one-character and one- or two-word quotes are in every transcript
+    for short in ("F", "x", "r", "F falls", "Turn 0:", "of r", "cube ... masses"):
+        assert short.replace(" ... ", "") and not quote_found(short, transcript), short
+    assert quote_found("falls as the", transcript)  # 3 words, 12 characters: the shortest accepted
+    assert not quote_found("as the cube", transcript.replace("cube", "cub"))
 
 
 def test_krippendorff_alpha_by_hand():
@@ -264,13 +269,14 @@ def test_krippendorff_alpha_by_hand():
     assert krippendorff_alpha([[1], [0]]) is None
 
 
-def test_max_cost_leaves_work_and_exits_1(tmp_path):
+def test_max_cost_leaves_work_and_exits_0(tmp_path):
     with FakeOpenAI(Recording()) as server:
         result = CliRunner().invoke(main, [
             "eval", GRAVITATION, "--player", "openai:fake-model", "--base-url", server.base_url,
             "--api-key-env", KEY_ENV, "--out", str(tmp_path / "run"), "--reps", "1", "--quiet",
             "--protocol", "prior", "--max-cost", "1e-9"])
-    assert result.exit_code == 1 and "episodes not started" in result.output
+    # docs/cli.md: episodes left unstarted by --max-cost are not a finding (exit 0)
+    assert result.exit_code == 0 and "episodes not started" in result.output
 
 
 def test_unfinished_episodes_say_why(tmp_path):

@@ -1,32 +1,43 @@
 """One chat call to an OpenAI-compatible endpoint, robust enough for a
 10,000-episode campaign.
 
-- Infrastructure faults (connection errors, timeouts, 429, 5xx, a body
-  that is not a chat completion) are retried with exponential backoff and
-  jitter, honouring Retry-After; they never count against the model. A
-  fault that outlasts the retries raises `PlayerFault`: the episode is left
-  unfinished and a resume plays it again.
+- Infrastructure faults (connection errors, 429, 5xx, a body that is not a
+  chat completion, a call that outlasts `timeout`) are retried with
+  exponential backoff and jitter, honouring Retry-After; they never count
+  against the model. `timeout` is a deadline for the whole call, however
+  slowly the body arrives. A fault that outlasts the retries raises
+  `PlayerFault`: the episode is left unfinished and a resume plays it again.
 - Authentication and permission errors raise `AuthFailure`: the run stops.
 - Structured outputs (a JSON Schema) are asked for where the endpoint
-  supports them; an endpoint that rejects `response_format` is asked again
-  without it (the caller then extracts and validates JSON itself).
+  supports them. Support is decided once per client, under a lock, by the
+  first call that carries a schema; any 400 or 422 to a request with a
+  schema switches them off and the request is sent again without it (the
+  caller then extracts and validates JSON itself). Error messages keep the
+  endpoint's detail.
+- The answer is the message content, or the arguments of its first tool call.
 - Tokens (input, cached, output, reasoning) are counted per call and priced
-  from the model registry.
+  from the model registry; an answer without `usage` is estimated (marked
+  `estimated`, warned about once). Every answered call is reported to the
+  run's attempt archive (`scigame.store.record_call`) the moment it arrives.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 from dataclasses import dataclass
 from typing import Any, Optional
 
 import openai
+from openai.types.chat import ChatCompletion
 
 from ..players.base import PlayerFault
 from ..records import Usage
+from ..store import record_call
 from .registry import Registry, load_registry
+from .tokens import TOKENIZER_NOTE, estimate_tokens
 
 
 class AuthFailure(RuntimeError):
@@ -68,6 +79,23 @@ _RETRYABLE = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimi
               openai.InternalServerError, openai.APIResponseValidationError)
 
 
+class _Deadline(Exception):
+    """The whole call (connect, wait, every byte of the body) took longer than --timeout."""
+
+
+def error_text(exc: "openai.APIStatusError") -> str:
+    """The endpoint's message, with the body's detail when the message lacks
+    it (a 422 from a FastAPI-style server carries its reasons in `detail`)."""
+    text = str(exc.message)
+    body = exc.body
+    detail = body.get("detail") if isinstance(body, dict) else body if isinstance(body, str) else None
+    if detail:
+        detail_text = detail if isinstance(detail, str) else json.dumps(detail, ensure_ascii=False)
+        if detail_text not in text:
+            text = f"{text}: {detail_text[:500]}"
+    return text
+
+
 class ChatClient:
     """Chat completions with retries, timeouts and token accounting."""
 
@@ -75,7 +103,11 @@ class ChatClient:
         self.config = config
         self.registry = registry or load_registry()
         self._client: Optional[openai.AsyncOpenAI] = None
-        self._structured_ok = config.structured
+        #: Structured outputs: True/False once decided for this endpoint, None while unknown.
+        self._structured: Optional[bool] = None if config.structured else False
+        self._negotiation: Optional[asyncio.Lock] = None
+        #: Things the user should hear once per run (the CLI prints them).
+        self.warnings: list[str] = []
 
     def _ensure(self) -> openai.AsyncOpenAI:
         if self._client is None:
@@ -100,10 +132,7 @@ class ChatClient:
         delay = backoff * (0.5 + random.random() / 2)  # jitter: spread retries of concurrent episodes
         return max(delay, retry_after or 0.0)
 
-    async def complete(self, messages: list[dict], schema: Optional[dict] = None,
-                       schema_name: str = "action") -> Completion:
-        """One completion; retries infrastructure faults (see module doc)."""
-        client = self._ensure()
+    def _base_kwargs(self, messages: list[dict]) -> dict[str, Any]:
         cfg = self.config
         kwargs: dict[str, Any] = {"model": cfg.model, "messages": messages}
         if cfg.temperature is not None:
@@ -112,49 +141,102 @@ class ChatClient:
             kwargs["max_completion_tokens"] = cfg.max_tokens
         if cfg.reasoning_effort is not None:
             kwargs["reasoning_effort"] = cfg.reasoning_effort
+        return kwargs
+
+    async def complete(self, messages: list[dict], schema: Optional[dict] = None,
+                       schema_name: str = "action") -> Completion:
+        """One completion; retries infrastructure faults (see module doc).
+
+        While this endpoint's support for structured outputs is unknown, the
+        calls that carry a schema go one at a time (a lock): the first one
+        decides, and every later call knows the answer before it is sent."""
+        if schema is None or self._structured is not None:
+            return await self._complete(messages, schema, schema_name)
+        if self._negotiation is None:
+            self._negotiation = asyncio.Lock()
+        async with self._negotiation:
+            if self._structured is not None:  # decided while this call waited
+                return await self._complete(messages, schema, schema_name)
+            completion = await self._complete(messages, schema, schema_name)
+            if self._structured is None:
+                self._structured = True  # a schema-carrying request was accepted
+            return completion
+
+    async def _complete(self, messages: list[dict], schema: Optional[dict], schema_name: str) -> Completion:
+        client = self._ensure()
+        cfg = self.config
+        kwargs = self._base_kwargs(messages)
         retries = 0
         attempt = 0
         while True:
-            call = dict(kwargs)
-            if schema is not None and self._structured_ok:
-                call["response_format"] = {"type": "json_schema",
-                                           "json_schema": {"name": schema_name, "schema": schema, "strict": False}}
+            carried = schema is not None and self._structured is not False
+            body = dict(kwargs)
+            if carried:
+                body["response_format"] = {"type": "json_schema", "json_schema": {
+                    "name": schema_name, "schema": schema, "strict": False}}
             try:
-                response = await client.chat.completions.create(**call)
+                # posted as is: the client's per-call type transforms of the parameters (a few ms of
+                # CPU for the large schema) would run on the event loop every call
+                response = await asyncio.wait_for(
+                    client.post("/chat/completions", body=body, cast_to=ChatCompletion), cfg.timeout)
                 if not getattr(response, "choices", None):
                     raise _BadCompletion(f"the endpoint answered without a completion: {str(response)[:200]}")
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise AuthFailure(f"{cfg.model} at {cfg.base_url or 'api.openai.com'}: {exc.message}") from None
-            except openai.BadRequestError as exc:
-                text = str(exc.message).lower()
-                if "response_format" in call and self._structured_ok and any(
-                        w in text for w in ("response_format", "json_schema", "schema", "structured")):
-                    self._structured_ok = False  # this endpoint has no structured outputs: plain JSON
+            except asyncio.TimeoutError:
+                exc: Exception = _Deadline(f"no complete answer within --timeout {cfg.timeout:g} s")
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
+                raise AuthFailure(f"{cfg.model} at {cfg.base_url or 'api.openai.com'}: {e.message}") from None
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as e:
+                if carried:  # any 400/422 to a request with a schema: no structured outputs here
+                    self._structured = False
+                    self.warnings.append(f"{cfg.model}: the endpoint refused structured outputs "
+                                         f"(HTTP {e.status_code}: {error_text(e)[:200]}); asking for "
+                                         "plain JSON from now on")
                     continue
-                raise PlayerFault(f"the endpoint rejected the request: {exc.message}") from None
-            except (*_RETRYABLE, _BadCompletion, ValueError) as exc:  # ValueError: a body that is not JSON
-                if attempt >= cfg.max_retries:
-                    raise PlayerFault(f"{type(exc).__name__} after {attempt + 1} attempts: {exc}") from None
-                await asyncio.sleep(self._delay(attempt, exc))
-                attempt += 1
-                retries += 1
-                continue
-            except openai.APIStatusError as exc:  # other 4xx: not the model's fault, not retryable
-                raise PlayerFault(f"HTTP {exc.status_code} from the endpoint: {exc.message}") from None
-            return self._completion(response, retries)
+                raise PlayerFault(f"the endpoint rejected the request (HTTP {e.status_code}): "
+                                  f"{error_text(e)}") from None
+            except (*_RETRYABLE, _BadCompletion, ValueError) as e:  # ValueError: a body that is not JSON
+                exc = e
+            except openai.APIStatusError as e:  # other 4xx: not the model's fault, not retryable
+                raise PlayerFault(f"HTTP {e.status_code} from the endpoint: {error_text(e)}") from None
+            else:
+                completion = self._completion(response, retries, messages)
+                record_call(completion.usage)
+                return completion
+            if attempt >= cfg.max_retries:
+                raise PlayerFault(f"{type(exc).__name__} after {attempt + 1} attempts: {exc}") from None
+            await asyncio.sleep(self._delay(attempt, exc))
+            attempt += 1
+            retries += 1
 
-    def _completion(self, response, retries: int) -> Completion:
+    def _completion(self, response, retries: int, messages: list[dict]) -> Completion:
         choice = response.choices[0]
-        text = choice.message.content or ""
+        text = reply_text(choice.message)
         u = response.usage
-        usage = Usage(calls=1, retries=retries)
-        if u is not None:
+        if u is None or u.prompt_tokens is None:
+            usage = Usage(calls=1, retries=retries, estimated=1, input_tokens=estimate_tokens(messages),
+                          output_tokens=estimate_tokens(text))
+            if not any("reported no token usage" in w for w in self.warnings):
+                self.warnings.append(f"{self.config.model}: the endpoint reported no token usage; tokens "
+                                     f"and cost are estimated ({TOKENIZER_NOTE()}) and marked `estimated`")
+        else:
             cached = getattr(getattr(u, "prompt_tokens_details", None), "cached_tokens", None) or 0
             reasoning = getattr(getattr(u, "completion_tokens_details", None), "reasoning_tokens", None) or 0
             usage = Usage(calls=1, retries=retries, input_tokens=u.prompt_tokens or 0, cached_tokens=cached,
                           output_tokens=u.completion_tokens or 0, reasoning_tokens=reasoning)
         usage = usage.model_copy(update={"cost_usd": self.registry.cost(self.config.model, usage)})
         return Completion(text=text, finish_reason=choice.finish_reason or "", usage=usage)
+
+
+def reply_text(message) -> str:
+    """The answer in a chat message: its content, or else the arguments of
+    its first tool call (servers that answer a schema with a tool call)."""
+    if message.content:
+        return message.content
+    for call in getattr(message, "tool_calls", None) or []:
+        arguments = getattr(getattr(call, "function", None), "arguments", None)
+        if arguments:
+            return arguments
+    return ""
 
 
 async def gather_until_auth_failure(tasks: list["asyncio.Task"]) -> str:

@@ -5,7 +5,8 @@ inputs on outputs, a valid controlled comparison or scaling consequence,
 and staying within the evidence. The reference is the law of the world that
 was played (the counterfactual's in a counterfactual episode). Every
 non-null score must quote the transcript; the quote is checked here, and an
-unverifiable quote turns the score into null (and is counted). SES is the
+unverifiable quote (one not in the transcript, or too short to be evidence:
+see `quote_found`) turns the score into null (and is counted). SES is the
 mean of the non-null criteria. With several judges, agreement is reported as
 Krippendorff's alpha (interval metric).
 """
@@ -16,6 +17,7 @@ import asyncio
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Optional
 
@@ -28,9 +30,16 @@ CRITERIA = ("effects", "comparison", "evidence")
 SCORES = (0.0, 0.5, 1.0)
 JUDGE_FAILURES = ("evidence_misreading", "explanation_mismatch")
 MAX_CORRECTIONS = 2
+#: A quote is evidence only if one verified piece of it has at least this many
+#: words and characters (after folding whitespace): "x" or "F" is in every
+#: transcript and shows nothing.
+MIN_QUOTE_WORDS = 3
+MIN_QUOTE_CHARS = 12
 
 
+@lru_cache(maxsize=1)
 def judge_schema() -> dict:
+    """The JSON Schema of a grade (built once and shared: do not modify)."""
     criterion = {"type": "object", "properties": {
         "score": {"anyOf": [{"type": "number", "enum": list(SCORES)}, {"type": "null"}]},
         "quote": {"type": "string"}, "reason": {"type": "string"}},
@@ -42,8 +51,24 @@ def judge_schema() -> dict:
             "required": [*CRITERIA, "failure"], "additionalProperties": False}
 
 
-def _fmt(v: float) -> str:
-    return f"{v:.6g}"
+def _fmt(v) -> str:
+    """A number for the transcript; anything an older version stored (a null,
+    an integer too large for a float) is shown as written."""
+    try:
+        return f"{v:.6g}"
+    except (TypeError, ValueError, OverflowError):
+        return "null" if v is None else str(v)[:40]
+
+
+def _tree_line(tree) -> str:
+    from ..compiler.trees import tree_text
+    try:
+        return tree_text(tree)
+    except (KeyError, TypeError, ValueError, OverflowError, RecursionError, IndexError, AttributeError):
+        try:
+            return json.dumps(tree)[:500]
+        except (TypeError, ValueError, RecursionError):
+            return "(a predictor too deeply nested to show)"
 
 
 def render_transcript(episode: Episode) -> str:
@@ -78,13 +103,9 @@ def render_transcript(episode: Episode) -> str:
                 lines.append("  Rejected: " + "; ".join(turn.response.rejected))
         if a.submission is not None:
             s = a.submission
-            from ..compiler.trees import tree_text
             lines.append(f"  Submitted hypothesis {s.selected}.")
             for out, tree in s.predictor.items():
-                try:
-                    lines.append(f"  Predictor {out} = {tree_text(tree)}")
-                except (KeyError, TypeError, ValueError):
-                    lines.append(f"  Predictor {out} = {json.dumps(tree)[:500]}")
+                lines.append(f"  Predictor {out} = {_tree_line(tree)}")
             lines.append(f"  Explanation: {s.explanation}")
             lines.append(f"  Applicability: {s.applicability}")
     return neutralise_markers("\n".join(lines))
@@ -100,10 +121,18 @@ def _normalise(text: str) -> str:
 
 
 def quote_found(quote: str, transcript: str) -> bool:
-    """Is the quote really in the transcript (whitespace and case folded)?
-    An ellipsis may join verified pieces."""
-    pieces = [p for p in re.split(r"\.\.\.|…", quote) if _normalise(p)]
-    return bool(pieces) and all(_normalise(p) in _normalise(transcript) for p in pieces)
+    """Is the quote real evidence from the transcript? Every piece (an
+    ellipsis may join pieces) must be in it, whitespace and case folded, and
+    the longest piece must have at least MIN_QUOTE_WORDS words and
+    MIN_QUOTE_CHARS characters."""
+    pieces = [_normalise(p) for p in re.split(r"\.\.\.|…", quote) if _normalise(p)]
+    if not pieces:
+        return False
+    longest = max(pieces, key=len)
+    if len(longest) < MIN_QUOTE_CHARS or len(longest.split()) < MIN_QUOTE_WORDS:
+        return False
+    text = _normalise(transcript)
+    return all(p in text for p in pieces)
 
 
 @dataclass
@@ -203,6 +232,7 @@ class JudgeReport:
     unfinished: int = 0  # infrastructure faults outlasted retries: judged next time
     unverified: int = 0
     auth_error: str = ""
+    errors: list[str] = field(default_factory=list)  # episodes a bug kept from being judged
 
 
 def compiled_cards(run_dir: Path) -> dict[str, CompiledCard]:
@@ -222,7 +252,7 @@ async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurr
     """Judge every finished episode with a submission, once per judge."""
     from ..players.base import PlayerFault
     from ..store import Store
-    from .client import gather_until_auth_failure
+    from .client import AuthFailure, gather_until_auth_failure
 
     report = JudgeReport()
     cards = compiled_cards(run_dir)
@@ -246,6 +276,13 @@ async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurr
                     j = await judge_episode(client, cards[e.key.card_hash], e)
                 except PlayerFault:
                     report.unfinished += 1
+                    return
+                except AuthFailure:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - one episode must not stop the judging of the rest
+                    report.unfinished += 1
+                    report.errors.append(f"{e.key.card} {e.key.environment} {e.key.setting} {e.key.protocol} "
+                                         f"rep {e.key.repetition}: {type(exc).__name__}: {str(exc)[:300]}")
                     return
             store.put_judgement(e.key, name, j)
             report.judged += 1

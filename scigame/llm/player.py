@@ -11,13 +11,13 @@ most MAX_CORRECTIONS times, before the episode ends without an answer.
 
 from __future__ import annotations
 
-import json
+from functools import lru_cache
 from typing import Any, Optional
 
 from pydantic import ValidationError
 
 from ..compiler.predictor_schema import predictor_schema_for
-from ..players.base import EpisodeState, Player, PlayerGaveUp
+from ..players.base import EpisodeState, Player, PlayerGaveUp, Unusable
 from ..records import Action, Usage
 from .client import ChatClient, Completion
 from .prompts import PLAYER_SYSTEM, correction_message, reply_object, state_message
@@ -26,9 +26,14 @@ MAX_CORRECTIONS = 2
 
 
 def action_schema(task: dict) -> dict:
-    """JSON Schema of one action for this task (structured outputs)."""
-    inputs = [i["name"] for i in task["inputs"]]
-    outputs = [o["name"] for o in task["outputs"]]
+    """JSON Schema of one action for this task (structured outputs). Built
+    once per pair of name lists and shared: callers must not modify it."""
+    return _action_schema(tuple(i["name"] for i in task["inputs"]), tuple(o["name"] for o in task["outputs"]))
+
+
+@lru_cache(maxsize=256)
+def _action_schema(inputs: tuple[str, ...], outputs: tuple[str, ...]) -> dict:
+    inputs, outputs = list(inputs), list(outputs)
     pred = predictor_schema_for(inputs, outputs)
     defs = pred.pop("$defs")
     pred.pop("$schema", None)
@@ -109,6 +114,11 @@ class OpenAIPlayer(Player):
         self.client = client
         self.name = f"openai:{client.config.model}"
         self._last_messages: list[dict] = []
+        self._unusable: list[Unusable] = []
+
+    def take_unusable(self) -> list[Unusable]:
+        taken, self._unusable = self._unusable, []
+        return taken
 
     async def _ask(self, messages: list[dict], schema: dict) -> tuple[Completion, Usage]:
         completion = await self.client.complete(messages, schema=schema, schema_name="action")
@@ -125,20 +135,20 @@ class OpenAIPlayer(Player):
         return await self._until_usable(messages, action_schema(state.task))
 
     async def _until_usable(self, messages: list[dict], schema: dict) -> tuple[Action, Usage]:
-        total = Usage()
+        """Ask until a reply parses as an action. Each unusable reply is kept
+        (see take_unusable) with the usage of its call; the usable call's
+        usage is returned."""
         for attempt in range(MAX_CORRECTIONS + 1):
             completion, usage = await self._ask(messages, schema)
-            total = total + usage
             action, problem = parse_action(completion.text, completion.finish_reason)
             if action is not None:
                 self._last_messages = messages
-                return action, total
-            if attempt == MAX_CORRECTIONS:
-                break
-            total = total + Usage(corrections=1)
+                return action, usage
+            self._unusable.append(Unusable(reply=completion.text, problem=problem,
+                                           usage=usage + Usage(corrections=int(attempt < MAX_CORRECTIONS))))
             messages = messages + [{"role": "assistant", "content": completion.text},
                                    {"role": "user", "content": correction_message(problem)}]
-        raise PlayerGaveUp(f"no usable action after {MAX_CORRECTIONS} corrections: {problem}", usage=total)
+        raise PlayerGaveUp(f"no usable action after {MAX_CORRECTIONS} corrections: {problem}")
 
     async def close(self) -> None:
         pass  # the client is shared by the run and closed by it

@@ -58,7 +58,8 @@ def state_message(state_doc: dict[str, Any]) -> str:
     """The user message of a player turn. Every `<` inside the JSON is
     written as \\u003c (the same JSON value), so no text in the state can
     close the state markers early."""
-    body = json.dumps(state_doc, indent=1, sort_keys=False).replace("<", "\\u003c")
+    # one line: json's C encoder (an indent would run the pure-Python one, ms per turn)
+    body = json.dumps(state_doc).replace("<", "\\u003c")
     instruction = ("Submit your final answer now." if state_doc.get("must_submit")
                    else "Reply with your next action: propose an experiment or submit.")
     return f"{STATE_OPEN}\n{body}\n{STATE_CLOSE}\n{instruction}"
@@ -121,6 +122,8 @@ def reply_object(text: str) -> tuple[dict | None, str]:
         data, _ = json.JSONDecoder().raw_decode(stripped[start:])
     except json.JSONDecodeError as exc:
         return None, f"the reply is not valid JSON ({exc.msg} at character {exc.pos})"
+    except RecursionError:  # the C scanner recurses once per level: far deeper than any action
+        return None, "the reply nests JSON values too deeply"
     if not isinstance(data, dict):
         return None, "the reply must be a JSON object"
     return data, ""

@@ -35,6 +35,7 @@ def make_player(spec: str, **options) -> tuple[str, PlayerFactory]:
             return OpenAIPlayer(client)
 
         factory.aclose = client.close  # type: ignore[attr-defined]
+        factory.warnings = lambda: client.warnings  # type: ignore[attr-defined]
         factory.model = arg  # type: ignore[attr-defined]
         return f"openai:{arg}", factory
     if kind == "baseline" and not arg:

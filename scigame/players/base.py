@@ -52,6 +52,16 @@ class PlayerGaveUp(RuntimeError):
         self.usage = usage
 
 
+@dataclass
+class Unusable:
+    """A reply a player got that held no usable action (an LLM's unparsable
+    answer), kept on the record as a turn marked malformed."""
+
+    reply: str
+    problem: str
+    usage: Usage
+
+
 class Player(abc.ABC):
     """One player in one episode."""
 
@@ -67,6 +77,11 @@ class Player(abc.ABC):
         """Called when `action` breaks the action format (not a protocol
         rule); the default gives up. LLM players retry with the problem."""
         raise PlayerGaveUp(problem)
+
+    def take_unusable(self) -> list[Unusable]:
+        """Unusable replies since the last call (the runner records each as a
+        malformed turn, with its usage); the default has none."""
+        return []
 
     async def close(self) -> None:
         """Release resources (HTTP clients)."""

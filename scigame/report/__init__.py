@@ -34,6 +34,9 @@ def report_json(runs: Runs, tables: dict[str, Table]) -> dict:
             "judge_agreement": agreement(runs.judgements) if len(judges) > 1 else {},
             "usage": usage_table(runs.rows), "judge_usage": judge_usage(runs.judgements),
             "stale_episodes": sum(p.stale for p in runs.provenance),
+            # every folder's spend added up (each folder's own is in its provenance)
+            "spend": {k: sum(p.spend.get(k, 0) for p in runs.provenance)
+                      for k in dict.fromkeys(k for p in runs.provenance for k in p.spend)},
             "tables": to_json_tables(list(tables.values())),
             "provenance": [asdict(p) for p in runs.provenance]}
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..card import CompiledCard
-from ..records import Episode
+from ..records import Episode, load_episode
 from ..store import DB_NAME, Store
-from ..summary import axes, current_rows
+from ..summary import axes, current_rows, spend_summary
 
 
 class RunFolderError(ValueError):
@@ -36,6 +36,7 @@ class Provenance:
     stale: int  # episodes of earlier versions of edited cards, left out
     spent_usd: float  # the folder's total, unfinished episodes and judges included
     judge_usd: float
+    spend: dict = field(default_factory=dict)  # summary.spend_summary: every attempt vs finished episodes
 
 
 @dataclass
@@ -106,7 +107,8 @@ def load_runs(folders: list[str | Path]) -> Runs:
             raise RunFolderError(f"{folder} is not a run folder (no {DB_NAME})")
         with Store(folder) as store:
             rows, judgements = store.rows(), store.judgement_rows()
-            spent = store.total_cost()
+            spend = spend_summary(store)
+            spent = spend["spent_usd"]
             fields = _key_fields(store)
         runs.key_fields += [f for f in fields if f not in runs.key_fields]
         rows, stale = current_rows(rows)
@@ -116,7 +118,7 @@ def load_runs(folders: list[str | Path]) -> Runs:
                 raise RunFolderError(f"{folder}: episode {r['card']} {r['environment']} {r['setting']} "
                                      f"{r['protocol']} B={r['budget']} rep {r['repetition']} of "
                                      f"{r['player']} is also in an earlier folder; report each run once")
-            episode = Episode.model_validate_json(r.pop("record"))
+            episode = load_episode(r.pop("record"))  # tolerates what older versions wrote
             runs.episodes[key] = episode
             runs.rows.append(_with_form_credit(r, episode))
         runs.judgements += judgements
@@ -127,5 +129,5 @@ def load_runs(folders: list[str | Path]) -> Runs:
             versions=config.get("versions", {}), cards=config.get("cards", {}),
             invocations=_invocations(folder), episodes=len(rows), stale=stale,
             spent_usd=spent + sum(j["cost_usd"] or 0.0 for j in judgements),
-            judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements)))
+            judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements), spend=spend))
     return runs

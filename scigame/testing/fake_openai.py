@@ -12,7 +12,15 @@ money:
 
 Each `Reply` is one scripted answer, or one scripted failure (`fault`):
 a rate limit, a server error, a rejected key, an answer that never comes,
-a body that is not JSON, a truncated answer, or a dropped connection.
+a body that is not JSON, a truncated answer, a dropped connection, a body
+trickled a few bytes at a time, or a 422 with FastAPI-style `detail`. A
+reply may also come as a tool call instead of content (`tool_call`), leave
+out `usage` (`usage=False`), or have an `oddity` put into its JSON action
+(NaN, Infinity, 1e400, a 400-digit integer, nesting 200 levels deep, or
+5,000 nested brackets). `FakeOpenAI(refuse_schema=...)` makes the server
+refuse every request that asks for `json_schema` structured outputs, the
+way older servers do (a schema-specific 400, a plain "Bad Request" 400, or
+a 422), without consuming a reply.
 
 Endpoints: `POST /v1/chat/completions` and `GET /v1/models`. Streaming is
 not supported (a request with `"stream": true` gets a 400).
@@ -20,7 +28,7 @@ not supported (a request with `"stream": true` gets a 400).
 From a shell (serves until Ctrl-C and prints the base URL on stdout):
 
     python -m scigame.testing.fake_openai [--host 127.0.0.1] [--port 8765]
-        [--api-key KEY] [--script replies.json]
+        [--api-key KEY] [--script replies.json] [--refuse-schema schema|plain|422]
 
 Only loopback addresses are served: this workplace allows loopback traffic
 and nothing else.
@@ -28,10 +36,8 @@ and nothing else.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
-import signal
 import socket
 import sys
 import threading
@@ -43,10 +49,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
-__all__ = ["FAULTS", "FakeOpenAI", "LOOPBACK_HOSTS", "Reply", "Responder",
-           "ScriptError", "echo_responder", "load_script", "main"]
+from .oddities import ODDITIES, odd_content
 
-FAULTS = ("429", "500", "503", "401", "hang", "invalid_json", "truncated", "disconnect")
+__all__ = ["FAULTS", "FakeOpenAI", "LOOPBACK_HOSTS", "ODDITIES", "REFUSALS", "Reply", "Responder",
+           "ScriptError", "echo_responder", "load_script", "main", "odd_content"]
+
+FAULTS = ("429", "500", "503", "401", "422", "hang", "invalid_json", "truncated", "disconnect", "trickle")
+REFUSALS = ("schema", "plain", "422")
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 DEFAULT_MODEL = "fake-model"
 
@@ -75,7 +84,14 @@ class Reply:
     - "invalid_json": HTTP 200 whose body is not JSON;
     - "truncated": HTTP 200 with `finish_reason` "length" and the first half
       of `content`;
-    - "disconnect": close the connection without sending a response.
+    - "disconnect": close the connection without sending a response;
+    - "trickle": HTTP 200 whose body is sent `trickle_bytes` at a time, one
+      piece every `trickle_interval` seconds (a per-read timeout never fires);
+    - "422": HTTP 422 whose body holds only a FastAPI-style `detail` list.
+
+    `tool_call` sends the content as the arguments of a function tool call
+    (content null); `usage=False` leaves `usage` out of the answer; `oddity`
+    rewrites a JSON action in `content` (see `odd_content`).
     """
 
     content: Optional[str] = None
@@ -87,10 +103,21 @@ class Reply:
     fault: Optional[str] = None
     retry_after: Optional[float] = None
     hang_seconds: float = 30.0
+    trickle_bytes: int = 16
+    trickle_interval: float = 0.25
+    tool_call: bool = False
+    usage: bool = True
+    oddity: Optional[str] = None
 
     def __post_init__(self) -> None:
         if self.fault is not None and self.fault not in FAULTS:
             raise ValueError(f"unknown fault {self.fault!r}; expected one of {', '.join(FAULTS)}")
+        if self.oddity is not None and self.oddity not in ODDITIES:
+            raise ValueError(f"unknown oddity {self.oddity!r}; expected one of {', '.join(ODDITIES)}")
+        if isinstance(self.trickle_bytes, bool) or not isinstance(self.trickle_bytes, int) or self.trickle_bytes < 1:
+            raise ValueError(f"trickle_bytes must be a positive integer, not {self.trickle_bytes!r}")
+        if not self.trickle_interval >= 0:
+            raise ValueError(f"trickle_interval must be >= 0 seconds, not {self.trickle_interval!r}")
         for name in ("prompt_tokens", "completion_tokens", "cached_tokens", "reasoning_tokens"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -123,7 +150,6 @@ class Reply:
 
 
 Responder = Callable[[dict], Reply]
-
 
 def echo_responder(request: dict) -> Reply:
     """The default answer when no script is given: a fixed JSON note.
@@ -303,6 +329,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _chat_completion(self, request: dict) -> None:
         fake = self.server.fake
+        fmt = request.get("response_format")
+        if fake.refuse_schema and isinstance(fmt, dict) and fmt.get("type") == "json_schema":
+            self._refuse_schema(fake.refuse_schema)
+            return
         try:
             reply = fake.responder(request)
         except _ScriptExhausted as exc:
@@ -339,6 +369,13 @@ class _Handler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+        elif fault == "422":
+            self._send_json(422, {"detail": [{"loc": ["body", "messages", 0, "content"],
+                                              "msg": "scripted validation failure (fake-openai)",
+                                              "type": "value_error"}]})
+        elif fault == "trickle":
+            if self._trickle(json.dumps(fake._completion(request, reply)).encode("utf-8"), reply):
+                fake._delivered(reply)
         elif fault == "invalid_json":
             self._send(200, b'{"id": "chatcmpl-fake", "choices": [ <- cut off, not JSON',
                        "application/json")
@@ -346,15 +383,49 @@ class _Handler(BaseHTTPRequestHandler):
             if fault == "hang" and fake._stopping.wait(reply.hang_seconds):
                 self.close_connection = True  # the server is stopping: drop the hung answer
                 return
-            self._send_json(200, fake._completion(request, reply))
+            if self._send_json(200, fake._completion(request, reply)):
+                fake._delivered(reply)
+
+    def _refuse_schema(self, how: str) -> None:
+        """How servers without structured outputs answer `json_schema`."""
+        if how == "plain":
+            self._send(400, b"Bad Request", "text/plain")
+        elif how == "422":
+            self._send_json(422, {"detail": [{"loc": ["body", "response_format", "type"],
+                                              "msg": "Input should be 'text' or 'json_object'",
+                                              "type": "literal_error", "input": "json_schema"}]})
+        else:
+            self._send_error(400, _error_body("response_format json_schema is not supported by this server",
+                                              "invalid_request_error", None, "response_format"))
+
+    def _trickle(self, payload: bytes, reply: Reply) -> bool:
+        """Send the body slowly; True when all of it went out."""
+        fake = self.server.fake
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.flush()
+            for i in range(0, len(payload), reply.trickle_bytes):
+                if fake._stopping.wait(reply.trickle_interval):
+                    self.close_connection = True
+                    return False
+                self.wfile.write(payload[i:i + reply.trickle_bytes])
+                self.wfile.flush()
+        except OSError:
+            self.close_connection = True
+            return False
+        return True
 
     def _send_error(self, status: int, body: dict, headers: Optional[dict] = None) -> None:
         self._send_json(status, body, headers)
 
-    def _send_json(self, status: int, body: dict, headers: Optional[dict] = None) -> None:
-        self._send(status, json.dumps(body).encode("utf-8"), "application/json", headers)
+    def _send_json(self, status: int, body: dict, headers: Optional[dict] = None) -> bool:
+        return self._send(status, json.dumps(body).encode("utf-8"), "application/json", headers)
 
-    def _send(self, status: int, payload: bytes, content_type: str, headers: Optional[dict] = None) -> None:
+    def _send(self, status: int, payload: bytes, content_type: str, headers: Optional[dict] = None) -> bool:
+        """Send one answer; True when it went out in full."""
         try:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
@@ -366,6 +437,8 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             # The client gave up (timeout, hang-up): nobody is left to answer.
             self.close_connection = True
+            return False
+        return True
 
 
 class FakeOpenAI:
@@ -379,11 +452,18 @@ class FakeOpenAI:
 
     `requests` logs every request in arrival order, faulted or not: the JSON
     body's fields, plus `method`, `path` and `headers` (a lower-case subset).
+    `delivered` lists the usage of every completed answer whose body was
+    sent in full (what a provider would bill), as (prompt, cached,
+    completion) token counts. `refuse_schema` ("schema", "plain" or "422")
+    refuses every request that asks for `json_schema` structured outputs.
     """
 
     def __init__(self, responder: Union[Responder, Sequence[Reply], None] = None, *,
                  host: str = "127.0.0.1", port: int = 0, api_key: Optional[str] = "test-key",
-                 log: Optional[Callable[[str], None]] = None):
+                 log: Optional[Callable[[str], None]] = None, refuse_schema: Optional[str] = None):
+        if refuse_schema is not None and refuse_schema not in REFUSALS:
+            raise ValueError(f"refuse_schema must be one of {', '.join(REFUSALS)}, not {refuse_schema!r}")
+        self.refuse_schema = refuse_schema
         if host not in LOOPBACK_HOSTS:
             raise ValueError(f"fake-openai serves only loopback addresses ({', '.join(LOOPBACK_HOSTS)}), "
                              f"not {host!r}")
@@ -401,6 +481,7 @@ class FakeOpenAI:
         self.api_key = api_key
         self.log = log
         self.requests: list[dict] = []
+        self.delivered: list[tuple[int, int, int]] = []
         self._requests_lock = threading.Lock()
         self._models_seen: set[str] = set()
         self._stopping = threading.Event()
@@ -471,6 +552,11 @@ class FakeOpenAI:
             if record.get("path") == "/v1/chat/completions" and isinstance(model, str):
                 self._models_seen.add(model)
 
+    def _delivered(self, reply: Reply) -> None:
+        if reply.usage:
+            with self._requests_lock:
+                self.delivered.append((reply.prompt_tokens, reply.cached_tokens, reply.completion_tokens))
+
     def _models_listing(self) -> dict:
         with self._requests_lock:
             models = sorted(self._models_seen) or [DEFAULT_MODEL]
@@ -480,12 +566,19 @@ class FakeOpenAI:
     @staticmethod
     def _completion(request: dict, reply: Reply) -> dict:
         content, finish_reason = reply.content, reply.finish_reason
+        if reply.oddity is not None and content is not None:
+            content = odd_content(content, reply.oddity)
         if reply.fault == "truncated":
             finish_reason = "length"
             if content is not None:
                 content = content[: len(content) // 2]
+        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": None}
+        if reply.tool_call:
+            message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{
+                "id": f"call_{uuid.uuid4().hex[:16]}", "type": "function",
+                "function": {"name": "action", "arguments": content or ""}}]}
         model = request.get("model")
-        return {
+        body = {
             "id": f"chatcmpl-fake-{uuid.uuid4().hex[:24]}",
             "object": "chat.completion",
             "created": int(time.time()),
@@ -493,9 +586,9 @@ class FakeOpenAI:
             "system_fingerprint": "fake-openai",
             "choices": [{
                 "index": 0,
-                "message": {"role": "assistant", "content": content, "refusal": None},
+                "message": message,
                 "logprobs": None,
-                "finish_reason": finish_reason,
+                "finish_reason": "tool_calls" if reply.tool_call and finish_reason == "stop" else finish_reason,
             }],
             "usage": {
                 "prompt_tokens": reply.prompt_tokens,
@@ -505,66 +598,16 @@ class FakeOpenAI:
                 "completion_tokens_details": {"reasoning_tokens": reply.reasoning_tokens},
             },
         }
+        if not reply.usage:
+            del body["usage"]
+        return body
 
 
-# -- command line -------------------------------------------------------
-def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m scigame.testing.fake_openai",
-        description="Serve scripted OpenAI chat-completions answers on the loopback interface "
-                    "until Ctrl-C. Prints the base URL on stdout.")
-    parser.add_argument("--host", default="127.0.0.1", help=f"one of {', '.join(LOOPBACK_HOSTS)} (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="port to bind; 0 picks a free one (default 8765)")
-    parser.add_argument("--api-key", default=None,
-                        help="accept only `Authorization: Bearer KEY` (default: accept any key)")
-    parser.add_argument("--script", metavar="REPLIES.json",
-                        help="a JSON list of replies played in order (default: a fixed note for every request)")
-    parser.add_argument("--responder", choices=["echo", "scientist"], default="echo",
-                        help="without --script: `scientist` answers player turns with the built-in "
-                             "baseline and grades judge requests (a free dry run); `echo` (default) "
-                             "answers a fixed note")
-    parser.add_argument("--quiet", action="store_true", help="do not log requests on stderr")
-    return parser.parse_args(argv)
-
-
+# -- command line (scigame/testing/fake_openai_cli.py) -----------------------
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Serve until Ctrl-C (or SIGTERM); returns the exit code."""
-    args = _parse_args(argv)
-    if args.host not in LOOPBACK_HOSTS:
-        print(f"fake-openai: refusing to bind {args.host!r}: only loopback addresses "
-              f"({', '.join(LOOPBACK_HOSTS)}) are allowed here", file=sys.stderr)
-        return EXIT_USAGE
-    responder: Union[Responder, list[Reply]] = echo_responder
-    if args.responder == "scientist":
-        from .responders import scientist
-        responder = scientist
-    if args.script:
-        try:
-            responder = load_script(args.script)
-        except ScriptError as exc:
-            print(f"fake-openai: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-    log = None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
-    server = FakeOpenAI(responder, host=args.host, port=args.port, api_key=args.api_key, log=log)
-    try:
-        server.start()
-    except OSError as exc:
-        print(f"fake-openai: cannot bind {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_USAGE
-
-    done = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: done.set())
-    print(server.base_url, flush=True)
-    print("fake-openai: serving; point the openai client at the URL above. Ctrl-C stops.",
-          file=sys.stderr, flush=True)
-    try:
-        while not done.wait(0.5):
-            pass
-    finally:
-        server.stop()
-    print(f"fake-openai: stopped after {len(server.requests)} request(s)", file=sys.stderr, flush=True)
-    return EXIT_OK
+    from .fake_openai_cli import serve
+    return serve(argv)
 
 
 if __name__ == "__main__":
