@@ -19,8 +19,8 @@ from typing import Callable, Optional
 
 from .card import CardError, CompiledCard, load_card
 from .discovery import find_cards
+from .executors import make_executor
 from .players import PlayerFactory, make_player
-from .protocols import play_episode
 from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
 from .store import Store
 
@@ -36,6 +36,9 @@ class EvalConfig:
     repetitions: int = 3
     max_steps: Optional[int] = None  # overrides the cards' adaptive step caps
     concurrency: int = 1
+    workers: Optional[int] = 1  # worker processes (or Ray tasks) in flight; None: every core (CPU)
+    executor: str = "local"  # local | ray (see scigame/executors.py)
+    ray_address: Optional[str] = None  # --executor ray: the cluster to join (None: start a local one)
     seed: int = 0
     out: str = "runs/baseline"
     force: bool = False
@@ -166,6 +169,15 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     folder = Path(config.out)
     folder.mkdir(parents=True, exist_ok=True)
     player_name, factory = player or make_player(config.player, **dict(config.llm))
+    executor = make_executor(config, factory)
+    try:
+        return await _run(config, on_progress, folder, player_name, factory, executor)
+    finally:
+        await executor.aclose()
+
+
+async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, factory: PlayerFactory,
+               executor) -> RunReport:
     report = RunReport(folder=folder)
     cards, report.skipped_cards = load_cards(config.paths, folder)
     cards, report.excluded = select_temporal(cards, player_name, config)
@@ -190,7 +202,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             todo.append(p)
         if on_progress:
             on_progress("plan", report.skipped, len(planned))
-        semaphore = asyncio.Semaphore(max(1, config.concurrency))
+        semaphore = asyncio.Semaphore(executor.slots)
         report.spent_usd = store.total_cost()
         from .llm.client import AuthFailure, gather_until_auth_failure
 
@@ -200,7 +212,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
                     report.not_started += 1
                     return
                 try:
-                    episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
+                    episode = await executor.play(p)
                 except AuthFailure:
                     raise
                 except Exception as exc:  # a bug must not take the rest of the run down
