@@ -42,9 +42,12 @@ def _grammar_file(name: str):
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser, built once per process from the grammar file."""
+    """The LALR parser, built once per process from the grammar file. Lark
+    keeps the analysed tables in a cache file keyed by the grammar's hash
+    and its own version (in the temporary folder), so later processes load
+    them instead of analysing the grammar again."""
     text = _grammar_file("sci.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 @functools.lru_cache(maxsize=1)

