@@ -9,6 +9,8 @@ echoes of the first.
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
 import tomllib
 from importlib import resources
 
@@ -43,11 +45,26 @@ def _grammar_file(name: str):
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     """The LALR parser, built once per process from the grammar file. Lark
-    keeps the analysed tables in a cache file keyed by the grammar's hash
-    and its own version (in the temporary folder), so later processes load
-    them instead of analysing the grammar again."""
+    keeps the analysed tables in a cache file stamped with the hash of the
+    grammar, options and Lark version (a stale one is rebuilt), so later
+    processes load them instead of analysing the grammar again."""
     text = _grammar_file("sci.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=_parser_cache_file(text))
+
+
+def _parser_cache_file(grammar: str) -> str | bool:
+    """The user's own cache file ($XDG_CACHE_HOME/scigame, else ~/.cache/scigame),
+    not the shared temporary folder, whose files another user could plant;
+    False (no cache) where that folder cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "scigame")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError:
+        return False
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:12]  # one file per grammar
+    return os.path.join(folder, f"sci-parser-{digest}.lark-cache")
 
 
 @functools.lru_cache(maxsize=1)

@@ -202,8 +202,10 @@ class RayExecutor:
         if not ray.is_initialized():
             _check_reachable(address)
             try:
+                # a private instance for this run listens on the loopback interface only
+                local = {} if address else {"_node_ip_address": "127.0.0.1"}
                 ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                         logging_level="WARNING", configure_logging=True)
+                         logging_level="WARNING", configure_logging=True, **local)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise ExecutorError(f"--ray-address {address or '(local)'}: cannot connect to Ray: "
                                     f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
