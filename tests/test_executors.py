@@ -121,16 +121,22 @@ def test_a_shipped_card_unpacks_into_the_same_card(tmp_path):
 
 
 # -- Ray ---------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def ray_address():
-    """A local Ray instance on 127.0.0.1 with two CPUs, stopped at the end.
-    CI sets SCIGAME_REQUIRE_RAY=1, so there a missing Ray fails instead of skipping."""
+def need_ray():
+    """Ray, or a skip naming the extra. CI sets SCIGAME_REQUIRE_RAY=1, so
+    there a missing Ray fails instead of skipping."""
     try:
         import ray
     except ImportError:
         if os.environ.get("SCIGAME_REQUIRE_RAY"):
             raise
         pytest.skip("Ray is not installed: pip install -e '.[ray]'")
+    return ray
+
+
+@pytest.fixture(scope="module")
+def ray_address():
+    """A local Ray instance on 127.0.0.1 with two CPUs, stopped at the end."""
+    ray = need_ray()
     temp = tempfile.mkdtemp(prefix="sgray")  # short: Ray's socket paths must stay under 108 bytes
     ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=temp,
              object_store_memory=100 * 2**20, log_to_driver=False, logging_level="WARNING")
@@ -168,6 +174,7 @@ def test_ray_tasks_keep_max_cost_and_resume(tmp_path, ray_address):
 
 
 def test_a_ray_address_with_no_cluster_is_a_clear_error(tmp_path):
+    need_ray()
     result = scigame_cli("eval", CARDS[0], "--reps", "1", "--executor", "ray", "--ray-address",
                          "127.0.0.1:9", "--out", str(tmp_path / "run"), "--quiet")
     assert result.returncode == 2, result.stderr
