@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import tomllib
 from importlib import resources
 
@@ -19,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .diagnostics import Reporter
 from .source import SourceText, Span
+from .usercache import user_cache_folder
 
 _CARD_PREFIX = 'card c "t" {\n'
 
@@ -54,17 +54,13 @@ def parser() -> Lark:
 
 
 def _parser_cache_file(grammar: str) -> str | bool:
-    """The user's own cache file ($XDG_CACHE_HOME/scigame, else ~/.cache/scigame),
-    not the shared temporary folder, whose files another user could plant;
+    """A file in the user's cache folder (see usercache.py), one per grammar;
     False (no cache) where that folder cannot be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "scigame")
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError:
+    folder = user_cache_folder()
+    if folder is None:
         return False
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:12]  # one file per grammar
-    return os.path.join(folder, f"sci-parser-{digest}.lark-cache")
+    return str(folder / f"sci-parser-{digest}.lark-cache")
 
 
 @functools.lru_cache(maxsize=1)
