@@ -31,6 +31,8 @@ import hashlib
 import os
 import pickle
 import tempfile
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -75,11 +77,26 @@ class InlineExecutor:
 _WORKER: dict = {}  # factory, cards by folder, the worker's event loop
 
 
-def _worker_init(factory_bytes: bytes) -> None:
+def _worker_init(factory_bytes: bytes, runner_pid: Optional[int] = None) -> None:
+    if runner_pid is not None:
+        threading.Thread(target=_exit_with, args=(runner_pid,), daemon=True).start()
     _WORKER.clear()
     _WORKER["factory"] = pickle.loads(factory_bytes)
     _WORKER["cards"] = {}
     _WORKER["loop"] = asyncio.new_event_loop()
+
+
+def _exit_with(pid: int) -> None:
+    """End this worker once the run that started it is gone (even SIGKILLed:
+    the pool cannot tell its workers then, and they would wait forever)."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid now belongs to another user's process
+            os._exit(0)
 
 
 def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]) -> str:
@@ -129,7 +146,7 @@ class ProcessExecutor:
             ctx.set_forkserver_preload(_PRELOAD)
         self.slots = max(1, workers)
         self.pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
-                                        initializer=_worker_init, initargs=(payload,))
+                                        initializer=_worker_init, initargs=(payload, os.getpid()))
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         loop = asyncio.get_running_loop()

@@ -180,3 +180,47 @@ def test_a_ray_address_with_no_cluster_is_a_clear_error(tmp_path):
     assert result.returncode == 2, result.stderr
     assert "--ray-address 127.0.0.1:9: cannot connect to Ray" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+KILLED_RUN = """
+import asyncio, functools, sys
+from scigame.runner import EvalConfig, run_eval
+from scigame.testing.players import WhereaboutsPlayer
+config = EvalConfig(paths=[sys.argv[1]], out=sys.argv[2], repetitions=4, workers=2)
+asyncio.run(run_eval(config, player=("whereabouts", functools.partial(WhereaboutsPlayer, delay=0.5))))
+"""
+
+
+def processes_marked(mark: str) -> list[int]:
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and f"SCIGAME_TEST_MARK={mark}".encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_workers_end_when_the_run_is_killed(tmp_path):
+    import signal
+    import time
+    mark = os.urandom(8).hex()
+    env = dict(os.environ, SCIGAME_TEST_MARK=mark)
+    run_proc = subprocess.Popen([sys.executable, "-c", KILLED_RUN, CARDS[0], str(tmp_path / "run")], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while not (tmp_path / "run" / "episodes.sqlite").exists() or len(processes_marked(mark)) < 3:
+            assert time.monotonic() < deadline and run_proc.poll() is None, "the run did not start its workers"
+            time.sleep(0.2)
+    finally:
+        run_proc.send_signal(signal.SIGKILL)
+        run_proc.wait()
+    deadline = time.monotonic() + 15
+    while processes_marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = processes_marked(mark)
+    for pid in left:  # do not leave them behind even when the test fails
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "worker processes outlived the killed run"
