@@ -5,8 +5,10 @@ The module holds one numba kernel per environment, `env_original` and
 
     env_original(x0, x1, ..., y0, y1, ...)   # inputs and outputs in declared units
 
-and a twin of each, `env_original_parallel`, that shares the points out over
-threads (numba compiles it only when it is first called, for large inputs).
+and, for a world whose points cost libm calls (transcendental functions,
+non-integer powers), a twin `env_original_parallel` that shares the points
+out over threads (numba compiles it only when it is first called, for large
+inputs).
 
 Safety: nothing the card author wrote reaches the generated text as code.
 Inputs become `x0, x1, ...` and `a0, a1, ...`, lets `l0, l1, ...`,
@@ -181,8 +183,42 @@ def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[
     w.writeline("")
     for env in (card.original, card.counterfactual):
         _Kernel(card, env, w).emit(f"env_{env.name}")
-        _Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
+        if _costly(env):
+            _Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
     return w.text(), w.source_map
+
+
+#: Functions that cost a libm call per point (numba has no vector library here).
+_COSTLY_CALLS = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
+                 "log", "log10", "cbrt"}
+
+
+def _costly(env: Environment) -> bool:
+    """Does a point of this world cost libm calls (a transcendental function,
+    or a power with a non-integer exponent)? Only then can threads beat the
+    serial kernel: simple arithmetic is bound by memory and already
+    vectorised."""
+    stack = [e for e in env.laws.values()] + [e for _, e in env.lets]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, TCall):
+            if e.fn in _COSTLY_CALLS:
+                return True
+            stack.extend(e.args)
+        elif isinstance(e, TBinary):
+            if e.op == "pow" and not _whole(env, e.right):
+                return True
+            stack.extend((e.left, e.right))
+        elif isinstance(e, TUnary):
+            stack.append(e.operand)
+    return False
+
+
+def _whole(env: Environment, e: TExpr) -> bool:
+    """A constant (a number, or a param, which is folded in) that is a whole number."""
+    if isinstance(e, TRef) and e.role == "param":
+        return float(env.params[e.name].value).is_integer()
+    return isinstance(e, TConst) and float(e.value).is_integer()
 
 
 def _version_text(version: str) -> str:

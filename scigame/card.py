@@ -118,9 +118,10 @@ class CompiledCard:
     # -- simulation ----------------------------------------------------------------
     def kernel(self, env: str, parallel: bool = False):
         """The compiled kernel of `env`; `parallel`: its multi-threaded twin
-        (same results, bit for bit)."""
+        (same results, bit for bit) where the world has one, else the kernel."""
         _check_env(env)
-        return getattr(self.module, f"env_{env}_parallel" if parallel else f"env_{env}")
+        twin = getattr(self.module, f"env_{env}_parallel", None) if parallel else None
+        return twin or getattr(self.module, f"env_{env}")
 
     def run_kernel(self, env: str, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The exact simulator on already-validated float arrays (no checks).
@@ -129,7 +130,7 @@ class CompiledCard:
         xs = [np.ascontiguousarray(inputs[n], dtype=np.float64) for n in self.input_names]
         n = len(xs[0]) if xs else 1
         ys = [np.empty(n, dtype=np.float64) for _ in self.data.outputs]
-        if n >= _parallel_min_points():
+        if n >= _parallel_min_points() and hasattr(self.module, f"env_{env}_parallel"):
             with _PARALLEL_LOCK:
                 self.kernel(env, parallel=True)(*xs, *ys)
         else:

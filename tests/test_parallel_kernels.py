@@ -44,11 +44,23 @@ def test_parallel_kernel_is_bit_identical(name, cache):
 
 def test_simulate_uses_the_parallel_kernel_only_for_large_inputs(cache):
     # a card no other test here calls with large inputs, so its parallel twin starts uncompiled
-    card = load_card(REPO / "cards/historical/pendulum.sci", cache_dir=cache)
-    small = card.simulate("original", {"L": np.full(PARALLEL_MIN_POINTS - 1, 0.5)}, exact=True)
-    assert not card.kernel("original", parallel=True).signatures  # never called
-    large = card.simulate("original", {"L": np.full(PARALLEL_MIN_POINTS, 0.5)}, exact=True)
-    assert card.kernel("original", parallel=True).signatures
-    expected = 2 * np.pi * np.sqrt(0.5 / 9.81)  # T = 2 pi sqrt(L/g), by hand
-    for values in (small["T"], large["T"]):
+    card = load_card(REPO / "cards/historical/radioactive_decay.sci", cache_dir=cache)
+    twin = card.kernel("original", parallel=True)
+    assert twin is not card.kernel("original")  # 2^(-t/thalf): a libm call per point
+    small = card.simulate("original", {"t": np.full(PARALLEL_MIN_POINTS - 1, 100.0)}, exact=True)
+    assert not twin.signatures  # never called
+    large = card.simulate("original", {"t": np.full(PARALLEL_MIN_POINTS, 100.0)}, exact=True)
+    assert twin.signatures
+    expected = 500 * 2 ** (-100 / 55.6)  # R = R0 * 2^(-t/thalf), by hand
+    for values in (small["R"], large["R"]):
         np.testing.assert_allclose(values, expected, rtol=1e-12)
+
+
+def test_simple_arithmetic_has_no_parallel_twin(cache):
+    # G*m1*m2/r^2 is bound by memory and already vectorised: threads would only cost
+    card = load_card(REPO / "cards/historical/gravitation.sci", cache_dir=cache)
+    assert not hasattr(card.module, "env_original_parallel")
+    assert card.kernel("original", parallel=True) is card.kernel("original")
+    r = np.full(PARALLEL_MIN_POINTS, 2.0)
+    out = card.simulate("original", {"m1": r * 5, "m2": r * 10, "r": r}, exact=True)
+    np.testing.assert_allclose(out["F"], 6.674e-11 * 10 * 20 / 4, rtol=1e-12)
