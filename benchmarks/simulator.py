@@ -5,16 +5,25 @@
 For a simple law (gravitation: G*m1*m2/r^n) and a composite one (Snell's law
 with unit conversions: asin(n1*sin(theta1)/n2) in degrees), times in one run:
   generated - the card's compiled numba kernel (warm, output preallocated)
+  parallel  - its multi-threaded twin, which `card.simulate` uses from
+              scigame.simrt.PARALLEL_MIN_POINTS points on
+  simulate  - `card.simulate(..., exact=True)`: the oracle's checks plus the kernel
   hand      - a hand-written @njit loop of the same law
+  fastmath  - the same loop with fastmath={'contract', 'afn'} (FMA contraction and
+              approximate functions; numba vectorises sin/asin only with SVML,
+              whose state `numba -s` reports and this prints)
   numpy     - vectorised numpy
   lambdify  - sympy.lambdify of the law (numpy backend)
-and prints each time relative to the generated kernel. Best of R runs.
+and prints each time relative to the generated kernel and numpy's time over
+the parallel kernel's (>= 1: the kernel is at least at numpy's speed). Best of
+R runs. The parallel kernel must equal the serial one bit for bit.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import tempfile
 import time
@@ -43,6 +52,12 @@ def hand_gravitation(m1, m2, r, out):
         out[i] = 6.674e-11 * m1[i] * m2[i] / r[i] ** 2.0
 
 
+@njit(cache=True, fastmath={"contract", "afn"})
+def fast_snell(theta1, out):
+    for i in range(out.shape[0]):
+        out[i] = math.asin(1.0 * math.sin(theta1[i] * 0.017453292519943295) / 1.5) / 0.017453292519943295
+
+
 @njit(cache=True)
 def hand_snell(theta1, out):
     for i in range(out.shape[0]):
@@ -64,8 +79,8 @@ def main() -> int:
         m1, m2, r = rng.uniform(1, 1000, n), rng.uniform(1, 1000, n), rng.uniform(0.5, 20, n)
         th = rng.uniform(0, 80, n)
         out = np.empty(n)
-        k_grav = grav.kernel("original")
-        k_snell = snell.kernel("original")
+        k_grav, p_grav = grav.kernel("original"), grav.kernel("original", parallel=True)
+        k_snell, p_snell = snell.kernel("original"), snell.kernel("original", parallel=True)
         M1, M2, R, TH = sympy.symbols("m1 m2 r theta1", positive=True)
         f_grav = sympy.lambdify((M1, M2, R), 6.674e-11 * M1 * M2 / R**2, "numpy")
         deg = math.pi / 180
@@ -73,13 +88,18 @@ def main() -> int:
         cases = {
             "simple (gravitation)": {
                 "generated": lambda: k_grav(m1, m2, r, out),
+                "parallel": lambda: p_grav(m1, m2, r, out),
+                "simulate": lambda: grav.simulate("original", {"m1": m1, "m2": m2, "r": r}, exact=True),
                 "hand": lambda: hand_gravitation(m1, m2, r, out),
                 "numpy": lambda: np.divide(6.674e-11 * m1 * m2, r ** 2.0, out=out),
                 "lambdify": lambda: f_grav(m1, m2, r),
             },
             "composite (snell, deg)": {
                 "generated": lambda: k_snell(th, out),
+                "parallel": lambda: p_snell(th, out),
+                "simulate": lambda: snell.simulate("original", {"theta1": th}, exact=True),
                 "hand": lambda: hand_snell(th, out),
+                "fastmath": lambda: fast_snell(th, out),
                 "numpy": lambda: np.arcsin(np.sin(th * deg) / 1.5) / deg,
                 "lambdify": lambda: f_snell(th),
             },
@@ -89,12 +109,24 @@ def main() -> int:
         np.testing.assert_allclose(out, f_grav(m1, m2, r), rtol=1e-12)
         k_snell(th, out)
         np.testing.assert_allclose(out, f_snell(th), rtol=1e-12)
-        print(f"points: {n}, best of {args.repeat}")
+        for serial, parallel, args_ in ((k_grav, p_grav, (m1, m2, r)), (k_snell, p_snell, (th,))):
+            a, b = np.empty(n), np.empty(n)
+            serial(*args_, a)
+            parallel(*args_, b)
+            assert np.array_equal(a, b), "the parallel kernel differs from the serial one"
+        fast_snell(th, out)
+        fast_err = float(np.max(np.abs(out / f_snell(th) - 1)))
+        from numba import config, get_num_threads
+        print(f"points: {n}, best of {args.repeat}; numba threads: {get_num_threads()}, "
+              f"SVML in use: {config.USING_SVML}; load average {os.getloadavg()[0]:.2f}")
         print(f"{'law':<24}{'variant':<11}{'ms':>9}{'x generated':>13}")
         for law, variants in cases.items():
             times = {k: best(f, args.repeat) for k, f in variants.items()}
             for k, t in times.items():
                 print(f"{law:<24}{k:<11}{1000 * t:>9.2f}{t / times['generated']:>13.2f}")
+            print(f"{law:<24}numpy / parallel kernel: {times['numpy'] / times['parallel']:.2f}, "
+                  f"numpy / card.simulate: {times['numpy'] / times['simulate']:.2f}")
+        print(f"fastmath snell: largest relative difference from numpy {fast_err:.1e}")
     return 0
 
 

@@ -238,17 +238,17 @@ def _up_to_date(folder: Path, sha256: str) -> bool:
 
 def compile_path(path: str | Path, out_dir: Path, force: bool = False) -> BuildResult:
     """Check and build one card file. A card whose text hash matches the
-    manifest is not even re-checked."""
-    from .front import check_file, check_source
-
+    manifest is not even re-checked (nor are the parser and pint loaded)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:  # check_file turns it into a diagnostic
+        from .front import check_file
         return BuildResult(str(path), "failed", None, check_file(p).diagnostics)
     folders = _candidate_folders(out_dir, text)
     if not force and any(_up_to_date(f, content_hash(text)) for f in folders):
         return BuildResult(str(path), "unchanged", folders[0], [])
+    from .front import check_source
     result = check_source(text, str(path))
     if result.card is None:
         # a stale build of an earlier version of this card must not be played

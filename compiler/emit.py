@@ -5,6 +5,11 @@ The module holds one numba kernel per environment, `env_original` and
 
     env_original(x0, x1, ..., y0, y1, ...)   # inputs and outputs in declared units
 
+and, for a world whose points cost libm calls (transcendental functions,
+non-integer powers), a twin `env_original_parallel` that shares the points
+out over threads (numba compiles it only when it is first called, for large
+inputs).
+
 Safety: nothing the card author wrote reaches the generated text as code.
 Inputs become `x0, x1, ...` and `a0, a1, ...`, lets `l0, l1, ...`,
 temporaries `v0, v1, ...`; params are folded in as numbers; numbers are
@@ -22,7 +27,7 @@ from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef
 from .source import Span
 
 RUNTIME_MODULE = "scigame.simrt"
-RUNTIME_NAMES = ("njit", "math", "np", "step", "sign")
+RUNTIME_NAMES = ("njit", "prange", "math", "np", "step", "sign")
 
 _MATH = {"sin": "math.sin", "cos": "math.cos", "tan": "math.tan", "asin": "math.asin",
          "acos": "math.acos", "atan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh",
@@ -115,14 +120,18 @@ class _Kernel:
         self.w.writeline(f"{t} = {code}", e.span)
         return t
 
-    def emit(self, fn_name: str) -> None:
+    def emit(self, fn_name: str, parallel: bool = False) -> None:
+        """The kernel; with `parallel`, its points are shared out over
+        threads (numba's prange: the same arithmetic on every point, so the
+        same bits as the serial kernel)."""
         card, w = self.card, self.w
         xs = [f"x{i}" for i in range(len(card.inputs))]
         ys = [f"y{j}" for j in range(len(card.outputs))]
-        w.writeline("@njit(cache=True, error_model=\"numpy\", nogil=True)")
+        flags = ", parallel=True" if parallel else ""
+        w.writeline(f"@njit(cache=True, error_model=\"numpy\", nogil=True{flags})")
         w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
         w.indent()
-        w.writeline(f"for i in range({ys[0]}.shape[0]):")
+        w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
         w.indent()
         for i, s in enumerate(card.inputs):
             factor = s.unit.si_factor
@@ -174,7 +183,42 @@ def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[
     w.writeline("")
     for env in (card.original, card.counterfactual):
         _Kernel(card, env, w).emit(f"env_{env.name}")
+        if _costly(env):
+            _Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
     return w.text(), w.source_map
+
+
+#: Functions that cost a libm call per point (numba has no vector library here).
+_COSTLY_CALLS = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
+                 "log", "log10", "cbrt"}
+
+
+def _costly(env: Environment) -> bool:
+    """Does a point of this world cost libm calls (a transcendental function,
+    or a power with a non-integer exponent)? Only then can threads beat the
+    serial kernel: simple arithmetic is bound by memory and already
+    vectorised."""
+    stack = [e for e in env.laws.values()] + [e for _, e in env.lets]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, TCall):
+            if e.fn in _COSTLY_CALLS:
+                return True
+            stack.extend(e.args)
+        elif isinstance(e, TBinary):
+            if e.op == "pow" and not _whole(env, e.right):
+                return True
+            stack.extend((e.left, e.right))
+        elif isinstance(e, TUnary):
+            stack.append(e.operand)
+    return False
+
+
+def _whole(env: Environment, e: TExpr) -> bool:
+    """A constant (a number, or a param, which is folded in) that is a whole number."""
+    if isinstance(e, TRef) and e.role == "param":
+        return float(env.params[e.name].value).is_integer()
+    return isinstance(e, TConst) and float(e.value).is_integer()
 
 
 def _version_text(version: str) -> str:

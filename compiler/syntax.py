@@ -9,6 +9,7 @@ echoes of the first.
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import tomllib
 from importlib import resources
@@ -18,6 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from .diagnostics import Reporter
 from .source import SourceText, Span
+from .usercache import user_cache_folder
 
 _CARD_PREFIX = 'card c "t" {\n'
 
@@ -43,9 +45,23 @@ def _grammar_file(name: str):
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser, built once per process from the grammar file."""
+    """The LALR parser, built once per process from the grammar file. Lark
+    keeps the analysed tables in a cache file stamped with the hash of the
+    grammar, options and Lark version (a stale one is rebuilt), so later
+    processes load them instead of analysing the grammar again."""
     text = _grammar_file("sci.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
+                cache=_parser_cache_file(text))
+
+
+def _parser_cache_file(grammar: str) -> str | bool:
+    """A file in the user's cache folder (see usercache.py), one per grammar;
+    False (no cache) where that folder cannot be made."""
+    folder = user_cache_folder()
+    if folder is None:
+        return False
+    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:12]  # one file per grammar
+    return str(folder / f"sci-parser-{digest}.lark-cache")
 
 
 @functools.lru_cache(maxsize=1)

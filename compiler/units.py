@@ -12,9 +12,11 @@ import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-import pint
+if TYPE_CHECKING:
+    import pint
 
 #: Base dimensions in the order a physicist writes them in messages.
 _DIM_ORDER = ("[mass]", "[length]", "[time]", "[current]", "[temperature]",
@@ -126,9 +128,16 @@ def format_si_unit(dim: Dim) -> str:
 
 
 @functools.lru_cache(maxsize=1)
-def registry() -> pint.UnitRegistry:
-    """The process's one unit registry (building one costs a fraction of a second)."""
-    return pint.UnitRegistry()
+def registry() -> "pint.UnitRegistry":
+    """The process's one unit registry, built on first use. Pint keeps its
+    parsed definition files in its cache folder (keyed by their hash), which
+    makes building it about six times cheaper after the first process; where
+    that folder cannot be written, the registry is built without it."""
+    import pint
+    try:
+        return pint.UnitRegistry(cache_folder=":auto:")
+    except OSError:
+        return pint.UnitRegistry()
 
 
 @functools.lru_cache(maxsize=1)
@@ -171,7 +180,60 @@ def resolve_unit(text: str) -> Unit:
 
     Raises UnitError for an empty, unknown or offset unit. Cached: pint's
     parser is not, and the same units recur across a collection of cards.
+    A unit pint resolved in an earlier process (with this pint version) is
+    read from the user's cache, so checking a card of known units never
+    imports pint; units pint rejects are never cached.
     """
+    key = text.strip()
+    known = _known_units().get(key)
+    if known is not None:
+        dim, factor = known
+        return Unit(key, Dim(tuple((k, Fraction(v)) for k, v in dim)), factor)
+    unit = _resolve_with_pint(text)
+    if unit is not DIMENSIONLESS_UNIT:
+        _remember(unit)
+    return unit
+
+
+@functools.lru_cache(maxsize=1)
+def _units_cache_name() -> str:
+    """One cache file per pint version and per version of this module (which
+    decides what a unit means and which units are refused)."""
+    import hashlib
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        pint_version = version("pint")
+    except PackageNotFoundError:
+        pint_version = "unknown"
+    here = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    return f"units-pint-{pint_version}-{here}.json"
+
+
+@functools.lru_cache(maxsize=1)
+def _known_units() -> dict[str, tuple]:
+    """Units resolved by earlier processes: text -> (dimension items, SI factor)."""
+    from .usercache import read_json
+    known = {}
+    for text, entry in read_json(_units_cache_name()).items():
+        try:
+            dim, factor = entry
+            known[text] = (tuple((str(k), str(v)) for k, v in dim), float(factor))
+        except (TypeError, ValueError):
+            continue  # a damaged entry: pint resolves that unit again
+    return known
+
+
+def _remember(unit: Unit) -> None:
+    from .usercache import read_json, write_json
+    entry = ([[k, str(v)] for k, v in unit.dim.items], unit.si_factor)
+    name = _units_cache_name()
+    data = read_json(name)  # merge: other processes may have added units meanwhile
+    data[unit.text] = entry
+    write_json(name, data)
+    _known_units()[unit.text] = (tuple((k, v) for k, v in entry[0]), entry[1])
+
+
+def _resolve_with_pint(text: str) -> Unit:
     text = text.strip()
     if not text:
         raise UnitError("empty", "empty unit")

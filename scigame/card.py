@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import threading
 from functools import cached_property
 from pathlib import Path
 from typing import Iterable, Mapping, Optional, Sequence
@@ -115,16 +116,25 @@ class CompiledCard:
         return json.loads((self.folder / "predictor.schema.json").read_text("utf-8"))
 
     # -- simulation ----------------------------------------------------------------
-    def kernel(self, env: str):
+    def kernel(self, env: str, parallel: bool = False):
+        """The compiled kernel of `env`; `parallel`: its multi-threaded twin
+        (same results, bit for bit) where the world has one, else the kernel."""
         _check_env(env)
-        return getattr(self.module, f"env_{env}")
+        twin = getattr(self.module, f"env_{env}_parallel", None) if parallel else None
+        return twin or getattr(self.module, f"env_{env}")
 
     def run_kernel(self, env: str, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The exact simulator on already-validated float arrays (no checks)."""
+        """The exact simulator on already-validated float arrays (no checks).
+        Large inputs go to the parallel kernel, one call at a time (numba's
+        portable thread pool serves one caller at a time)."""
         xs = [np.ascontiguousarray(inputs[n], dtype=np.float64) for n in self.input_names]
         n = len(xs[0]) if xs else 1
         ys = [np.empty(n, dtype=np.float64) for _ in self.data.outputs]
-        self.kernel(env)(*xs, *ys)
+        if n >= _parallel_min_points() and hasattr(self.module, f"env_{env}_parallel"):
+            with _PARALLEL_LOCK:
+                self.kernel(env, parallel=True)(*xs, *ys)
+        else:
+            self.kernel(env)(*xs, *ys)
         return dict(zip(self.output_names, ys))
 
     def noise_models(self, override: Optional[float] = None) -> dict[str, Optional[NoiseSpec]]:
@@ -168,6 +178,14 @@ class CompiledCard:
         from .scoring import score_predictor
         _check_env(env)
         return score_predictor(self, predictor, env, strict_timeout=strict_timeout)
+
+
+_PARALLEL_LOCK = threading.Lock()
+
+
+def _parallel_min_points() -> int:
+    from .simrt import PARALLEL_MIN_POINTS
+    return PARALLEL_MIN_POINTS
 
 
 def _check_env(env: str) -> None:

@@ -447,7 +447,14 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
 @click.option("--max-steps", type=click.IntRange(1, 100000), default=None,
               help="Adaptive step cap (default: each card's `adaptive ... max_steps`).")
 @click.option("--concurrency", default=1, show_default=True, type=click.IntRange(1, 256),
-              help="Episodes in flight at once.")
+              help="Episodes in flight at once (players that wait on a network, e.g. openai:MODEL).")
+@click.option("--workers", type=click.IntRange(1, 4096), default=None,
+              help="Worker processes (or Ray tasks in flight) for CPU-bound players such as the "
+                   "baseline. [default: the cores available; with --executor ray, the cluster's CPUs]")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where episodes run: this machine, or a Ray cluster (pip install -e '.[ray]').")
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="The Ray cluster to join (host:port, or `auto`); default: start a local Ray instance.")
 @click.option("--seed", default=0, show_default=True, type=int, help="Base seed of the run.")
 @click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
               help="Run folder (default: runs/<player>). Rerunning the same command resumes it.")
@@ -478,10 +485,10 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
               help="Prior knowledge in the task text: full, no-background, anonymous (comma-separated).")
 @click.option("--distractors", "distractors", default="0", show_default=True,
               help="Extra inputs the law ignores, comma-separated counts (e.g. 0,2).")
-def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps, concurrency, seed,
-             out_dir, force, rerun_failed, quiet, base_url, api_key_env, reasoning_effort, temperature,
-             max_tokens, timeout, max_retries, no_structured, models_file, max_cost, window, noises,
-             contexts, distractors):
+def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps, concurrency, workers,
+             executor, ray_address, seed, out_dir, force, rerun_failed, quiet, base_url, api_key_env,
+             reasoning_effort, temperature, max_tokens, timeout, max_retries, no_structured, models_file,
+             max_cost, window, noises, contexts, distractors):
     """Play the episode matrix and store every episode.
 
     With no PATHS it uses the bundled cards (the repository's cards/).
@@ -493,12 +500,15 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
     from pathlib import Path
 
     from .controls import CONTEXTS
+    from .executors import ExecutorError
     from .players import PlayerSpecError
     from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
     from .runner import EvalConfig, run_eval
     from .store import Store
     from .summary import current_rows, failure_counts, spend_summary, spend_text, usage_table, write_summary
 
+    if ray_address and executor != "ray":
+        raise click.UsageError("--ray-address needs --executor ray")
     if not paths:
         paths = (_bundled_cards(),)
     slug = player.replace(":", "_").replace("/", "_")
@@ -506,7 +516,8 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         paths=list(paths), player=player, settings=_csv_choice(settings, SETTINGS, "setting"),
         environments=_csv_choice(envs, ENVIRONMENTS, "env"),
         protocols=_csv_choice(protocols, PROTOCOLS, "protocol"), budgets=_budgets(budgets),
-        repetitions=reps, max_steps=max_steps, concurrency=concurrency, seed=seed,
+        repetitions=reps, max_steps=max_steps, concurrency=concurrency, workers=workers, executor=executor,
+        ray_address=ray_address, seed=seed,
         out=out_dir or str(Path("runs") / slug), force=force, rerun_failed=rerun_failed,
         max_cost=max_cost, window=window, noises=_noises(noises),
         contexts=_csv_choice(contexts, CONTEXTS, "context"), distractors=_distractor_counts(distractors),
@@ -531,6 +542,8 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
             report = asyncio.run(run_eval(config, on_progress))
     except PlayerSpecError as exc:
         raise click.BadParameter(str(exc), param_hint="--player")
+    except ExecutorError as exc:
+        raise click.UsageError(str(exc))
     except AuthFailure as exc:  # found before any episode started (e.g. no key)
         click.echo(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)

@@ -20,8 +20,8 @@ from typing import Callable, Optional
 
 from .card import CardError, CompiledCard, load_card
 from .discovery import find_cards
+from .executors import make_executor
 from .players import PlayerFactory, make_player
-from .protocols import play_episode
 from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
 from .store import Store
 
@@ -37,6 +37,9 @@ class EvalConfig:
     repetitions: int = 3
     max_steps: Optional[int] = None  # overrides the cards' adaptive step caps
     concurrency: int = 1
+    workers: Optional[int] = 1  # worker processes (or Ray tasks) in flight; None: every core (CPU)
+    executor: str = "local"  # local | ray (see scigame/executors.py)
+    ray_address: Optional[str] = None  # --executor ray: the cluster to join (None: start a local one)
     seed: int = 0
     out: str = "runs/baseline"
     force: bool = False
@@ -181,6 +184,15 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     folder = Path(config.out)
     folder.mkdir(parents=True, exist_ok=True)
     player_name, factory = player or make_player(config.player, **dict(config.llm))
+    executor = make_executor(config, factory)
+    try:
+        return await _run(config, on_progress, folder, player_name, factory, executor)
+    finally:
+        await executor.aclose()
+
+
+async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, factory: PlayerFactory,
+               executor) -> RunReport:
     report = RunReport(folder=folder)
     cards, report.skipped_cards = load_cards(config.paths, folder)
     cards, report.excluded = select_temporal(cards, player_name, config)
@@ -205,7 +217,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
             todo.append(p)
         if on_progress:
             on_progress("plan", report.skipped, len(planned))
-        semaphore = asyncio.Semaphore(max(1, config.concurrency))
+        semaphore = asyncio.Semaphore(executor.slots)
         report.spent_usd = store.total_cost()
         from .llm.client import gather_until_auth_failure
 
@@ -214,7 +226,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
                 if config.max_cost is not None and report.spent_usd >= config.max_cost:
                     report.not_started += 1
                     return
-                episode = await guarded_episode(store, p, factory, report)
+                episode = await guarded_episode(store, p, executor, report)
             if episode.status == "unfinished":
                 report.unfinished += 1
                 report.unfinished_reasons.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
@@ -236,7 +248,7 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     return report
 
 
-async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactory, report: RunReport):
+async def guarded_episode(store: Store, p: PlannedEpisode, executor, report: RunReport):
     """Play and store one episode as one new attempt, every call's usage
     archived as it arrives. One guard covers all of it, storage included: a
     bug (or a record that cannot be written) leaves this episode unfinished
@@ -255,7 +267,7 @@ async def guarded_episode(store: Store, p: PlannedEpisode, factory: PlayerFactor
     token = CALL_LEDGER.set(ledger)
     try:
         attempt = store.begin_attempt(p.key)
-        episode = await play_episode(p.card, p.key, factory, p.seed, p.max_steps)
+        episode = await executor.play(p)
         metered = store.attempt_usage(attempt)
         if metered.calls:  # the archive saw every answered call, the episode's own sums may miss some
             episode = episode.model_copy(update={"spent": metered.model_copy(update={

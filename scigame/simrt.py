@@ -9,9 +9,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-exported = ["njit", "math", "np", "step", "sign"]
+exported = ["njit", "prange", "math", "np", "step", "sign"]
+
+#: From this many points on, a kernel call uses the parallel twin: below it,
+#: starting threads costs more than it saves (and the episodes' small calls
+#: stay single-threaded inside worker processes).
+PARALLEL_MIN_POINTS = 32768
 
 
 @njit(cache=True, error_model="numpy")

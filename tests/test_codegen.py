@@ -51,6 +51,7 @@ _ALLOWED_NAMES = {
     "from", "import", "scigame", "simrt", "njit", "math", "np", "step", "sign", "def", "for", "in",
     "range", "shape", "cache", "True", "error_model", "nogil", "CARD_SHA256", "N_INPUTS",
     "N_OUTPUTS", "env_original", "env_counterfactual", "i",
+    "prange", "parallel", "env_original_parallel", "env_counterfactual_parallel",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
     "log10", "sqrt", "cbrt", "abs", "min", "max",
 }

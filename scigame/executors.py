@@ -1,0 +1,277 @@
+"""Where episodes are played: in this process, in a pool of worker
+processes on this machine, or as Ray tasks on a cluster.
+
+The runner plans the matrix, decides what to play and writes every
+episode to the one store; an executor only plays: `await
+executor.play(planned)` returns the finished `Episode`. Which executor a
+run gets (`make_executor`):
+
+    inline   this process, `concurrency` episodes in flight (asyncio). For
+             `--workers 1`, and always for players that share an async
+             client (an LLM player's HTTP connection pool: `factory.aclose`),
+             whose work is waiting on the network, not the CPU.
+    process  `workers` worker processes (forkserver). Each worker receives
+             the player factory once and loads each compiled card once (its
+             numba kernels from the disk cache), then plays the episodes it
+             is sent. Only the episode key and the card folder cross over;
+             the episode comes back as JSON.
+    ray      Ray tasks (`--executor ray [--ray-address ADDR]`, the `ray`
+             extra). Each compiled card is shipped once, as its files, into
+             Ray's object store; a worker writes it into a local folder
+             keyed by its manifest hash, so cards need no shared filesystem.
+
+An episode depends only on its card, key, seed and step cap, so every
+executor stores the same rows for the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import pickle
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from .records import Episode, EpisodeKey, load_episode
+
+if TYPE_CHECKING:
+    from .players.base import PlayerFactory
+    from .runner import EvalConfig, PlannedEpisode
+
+EXECUTORS = ("local", "ray")
+
+
+class ExecutorError(RuntimeError):
+    """An executor that cannot be set up; the message names the option to change."""
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class InlineExecutor:
+    """Plays episodes in this process (the asyncio event loop)."""
+
+    kind = "inline"
+
+    def __init__(self, factory: "PlayerFactory", slots: int):
+        self.factory, self.slots = factory, max(1, slots)
+
+    async def play(self, p: "PlannedEpisode") -> Episode:
+        from .protocols import play_episode
+        return await play_episode(p.card, p.key, self.factory, p.seed, p.max_steps)
+
+    async def aclose(self) -> None:
+        pass
+
+
+# -- the worker side (a pool process or a Ray worker) -----------------------------------------------
+_WORKER: dict = {}  # factory, cards by folder, the worker's event loop
+
+
+def _worker_init(factory_bytes: bytes, runner_pid: Optional[int] = None) -> None:
+    if runner_pid is not None:
+        threading.Thread(target=_exit_with, args=(runner_pid,), daemon=True).start()
+    _WORKER.clear()
+    _WORKER["factory"] = pickle.loads(factory_bytes)
+    _WORKER["cards"] = {}
+    _WORKER["loop"] = asyncio.new_event_loop()
+
+
+def _exit_with(pid: int) -> None:
+    """End this worker once the run that started it is gone (even SIGKILLed:
+    the pool cannot tell its workers then, and they would wait forever)."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid now belongs to another user's process
+            os._exit(0)
+
+
+def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]) -> str:
+    """Play one episode in a worker; the card is loaded once per worker."""
+    from .card import CompiledCard
+    from .protocols import play_episode
+
+    card = _WORKER["cards"].get(folder)
+    if card is None:
+        card = _WORKER["cards"][folder] = CompiledCard(Path(folder))
+    key = EpisodeKey.model_validate_json(key_json)
+    episode = _WORKER["loop"].run_until_complete(
+        play_episode(card, key, _WORKER["factory"], seed, max_steps))
+    return episode.model_dump_json()
+
+
+def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
+    try:
+        return dumps(factory)
+    except Exception as exc:  # pickling raises many types for closures, locks, modules
+        raise ExecutorError(f"--workers: the player {factory!r} cannot be sent to worker processes "
+                            f"({type(exc).__name__}: {exc}); define its factory at module level, "
+                            "or play with --workers 1") from None
+
+
+#: Imported once by the fork server, before it forks the workers: what every
+#: episode needs (scoring's sympy, the baseline's scipy), so N workers do not
+#: each import it on a machine with no core to spare.
+_PRELOAD = ["scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
+            "scigame.failure", "scigame.players.baseline", "numba", "sympy", "scipy.optimize"]
+
+
+class ProcessExecutor:
+    """Plays episodes in a pool of worker processes on this machine."""
+
+    kind = "process"
+
+    def __init__(self, factory: "PlayerFactory", workers: int):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        payload = _ship_factory(factory)
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if ctx.get_start_method() == "forkserver":
+            # the server imports these once; every worker is forked from it already warm
+            ctx.set_forkserver_preload(_PRELOAD)
+        self.slots = max(1, workers)
+        self.pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
+                                        initializer=_worker_init, initargs=(payload, os.getpid()))
+
+    async def play(self, p: "PlannedEpisode") -> Episode:
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(self.pool, _worker_play, str(p.card.folder),
+                                          p.key.model_dump_json(), p.seed, p.max_steps)
+        return load_episode(text)  # as the store reads it: what a replay may carry stays readable
+
+    async def aclose(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+# -- Ray ----------------------------------------------------------------------------------------------
+def card_bundle(folder: Path) -> dict[str, bytes]:
+    """A compiled card's files (not numba's cache) by relative path."""
+    return {str(f.relative_to(folder)): f.read_bytes() for f in sorted(folder.rglob("*"))
+            if f.is_file() and "__pycache__" not in f.parts and not f.name.startswith(".")}
+
+
+def unpack_card(bundle: dict[str, bytes], root: Path) -> Path:
+    """Write a shipped card under `root`, once per distinct build (keyed by
+    the manifest's hash), and return its folder. Files are written before
+    the manifest, so a half-written folder is never taken for a card."""
+    digest = hashlib.sha256(bundle["manifest.json"]).hexdigest()[:16]
+    folder = root / digest
+    if (folder / "manifest.json").exists():
+        return folder
+    for rel, data in bundle.items():
+        if rel == "manifest.json":
+            continue
+        target = folder / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _write_bytes(target, data)
+    _write_bytes(folder / "manifest.json", bundle["manifest.json"])
+    return folder
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _ray_play(factory_bytes: bytes, bundle: dict[str, bytes], key_json: str, seed: int,
+              max_steps: Optional[int]) -> str:
+    """A Ray task: set the worker up on first use, then play one episode."""
+    if _WORKER.get("factory_bytes") != factory_bytes:
+        _worker_init(factory_bytes)
+        _WORKER["factory_bytes"] = factory_bytes
+    root = Path(os.environ.get("SCIGAME_RAY_CARDS") or Path(tempfile.gettempdir()) / "scigame-ray-cards")
+    folder = unpack_card(bundle, root)
+    return _worker_play(str(folder), key_json, seed, max_steps)
+
+
+class RayExecutor:
+    """Plays episodes as Ray tasks; results come back to this process, the one writer."""
+
+    kind = "ray"
+
+    def __init__(self, factory: "PlayerFactory", address: Optional[str], slots: Optional[int]):
+        try:
+            import ray
+        except ImportError:
+            raise ExecutorError("--executor ray needs Ray: pip install -e '.[ray]' "
+                                "(or pip install 'ray>=2.9')") from None
+        from ray import cloudpickle  # sends factories defined in a script, too
+
+        payload = _ship_factory(factory, cloudpickle.dumps)
+        self.ray, self.started = ray, False
+        if not ray.is_initialized():
+            _check_reachable(address)
+            try:
+                # a private instance for this run listens on the loopback interface only
+                local = {} if address else {"_node_ip_address": "127.0.0.1"}
+                ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                         logging_level="WARNING", configure_logging=True, **local)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ExecutorError(f"--ray-address {address or '(local)'}: cannot connect to Ray: "
+                                    f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+            self.started = True
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.slots = max(1, slots or cpus)
+        self.factory_ref = ray.put(payload)
+        self.bundles: dict[str, object] = {}
+        self.task = ray.remote(num_cpus=1, max_retries=0)(_ray_play)
+
+    async def play(self, p: "PlannedEpisode") -> Episode:
+        folder = str(p.card.folder)
+        if folder not in self.bundles:
+            self.bundles[folder] = self.ray.put(card_bundle(p.card.folder))
+        ref = self.task.remote(self.factory_ref, self.bundles[folder], p.key.model_dump_json(),
+                               p.seed, p.max_steps)
+        return load_episode(await ref)
+
+    async def aclose(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+
+
+def _check_reachable(address: Optional[str]) -> None:
+    """Fail at once, not after Ray's minutes of retries, when a host:port
+    address has nothing listening."""
+    import socket
+    if not address or "://" in address or address == "auto" or ":" not in address:
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except (OSError, ValueError) as exc:
+        raise ExecutorError(f"--ray-address {address}: cannot connect to Ray: "
+                            f"{exc.strerror or exc}") from None
+
+
+def make_executor(config: "EvalConfig", factory: "PlayerFactory"):
+    """The executor for a run (see the module docstring)."""
+    if config.executor not in EXECUTORS:
+        raise ExecutorError(f"--executor: unknown executor {config.executor!r}: use "
+                            + " or ".join(EXECUTORS))
+    shares_client = getattr(factory, "aclose", None) is not None
+    if config.executor == "ray":
+        if shares_client:
+            raise ExecutorError("--executor ray: this player shares one HTTP client across episodes "
+                                "and plays in this process; use the local executor with --concurrency")
+        return RayExecutor(factory, config.ray_address, config.workers)
+    workers = config.workers or available_cores()
+    if workers <= 1 or shares_client:
+        return InlineExecutor(factory, config.concurrency)
+    return ProcessExecutor(factory, workers)
