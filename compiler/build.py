@@ -32,6 +32,7 @@ from .artifact import (FORMAT_VERSION, CompiledCardData, ConstraintSpec, DesignS
                        OutputSpec, ParamSpec)
 from .diagnostics import Diagnostic
 from .emit import emit_simulator
+from .limits import recursion_allowance
 from .model import CheckedCard
 from .source import content_hash
 from .predictor_schema import predictor_schema
@@ -202,7 +203,8 @@ def build_card(card: CheckedCard, out_dir: Path, force: bool = False) -> tuple[s
     folder = Path(out_dir) / card.name
     if not force and _up_to_date(folder, card.content_hash):
         return "unchanged", folder
-    files, source_map = _files(card, version)
+    with recursion_allowance():  # the size policy every stage shares (limits.py)
+        files, source_map = _files(card, version)
     for name, text in files.items():
         target = folder / name
         # leave identical files alone: numba's cache is keyed by the file's stamp

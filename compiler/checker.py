@@ -162,9 +162,10 @@ class _Typer:
         left, right = self.expr(e.left), self.expr(e.right)
         if e.op in ("add", "sub"):
             word = "`+`" if e.op == "add" else "`-`"
-            self.same(left.dim, right.dim, f"{word} at {e.span.line}:{e.span.column}",
-                      lambda: self.report.mismatch(e.span, word, left.dim, right.dim, self.env.note))
-            dim = left.dim if left.dim is not None else right.dim
+            ok = self.same(left.dim, right.dim, f"{word} at {e.span.line}:{e.span.column}",
+                           lambda: self.report.mismatch(e.span, word, left.dim, right.dim, self.env.note))
+            # after a mismatch the sum has no known dimension: one mistake, one error
+            dim = None if not ok else left.dim if left.dim is not None else right.dim
             return TBinary(e.op, left, right, dim, e.span)
         if e.op in ("mul", "div"):
             dim = None
