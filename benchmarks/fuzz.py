@@ -6,7 +6,8 @@ and memory bound, plus a random mutation fuzzer over the bundled cards.
     python benchmarks/fuzz.py --mutants 2000       # also 2000 mutated cards (in one process)
     python benchmarks/fuzz.py --python OTHER/python   # probe another checkout's scigame
 
-A probe passes when the process ends within `--timeout` seconds (10),
+A probe passes when the process uses at most `--timeout` seconds (10) of
+CPU (and at most three times that in wall time: the machine is shared),
 peaks under `--max-mb` MB resident (600), prints no traceback and no
 "internal error", and meets the probe's own expectation (exit code, text).
 Each probe prints its wall time and peak resident memory (the child's
@@ -71,8 +72,10 @@ class Probe:
     setup: Optional[Callable[[Path, list[str]], None]] = None  # runs before the probe (may run scigame)
 
 
-def _sum(n: int) -> str:
-    return "law T = " + " + ".join(["sqrt(L / g)"] * n)
+def _sum(n: int, term: str = "") -> str:
+    if term:
+        return "law T = " + " + ".join([term] * n)
+    return "law T = sqrt(L / g) * (" + " + ".join(["L / (1 [m])"] * n) + ")"
 
 
 def _tamper(relpath: str, text: str):
@@ -139,9 +142,13 @@ def probes() -> list[Probe]:
         P("units_10mb", "1", ["lint", "{d}/p.sci"], {"p.sci": card(unit="m*" * 5_000_000 + "m")}, (1,)),
         P("units_long_product", "1", ["lint", "{d}/p.sci"], {"p.sci": card(unit="m/" * 3000 + "m")}, (1,)),
         P("many_diagnostics_laws", "1", ["lint", "{d}/p.sci"],
-          {"p.sci": card(extra="  law x = 1\n" * 50_000)}, (1,)),
+          {"p.sci": card(extra="  law x = 1\n" * 50_000)}, (1,), expect="E104"),
         P("many_duplicate_inputs", "1", ["lint", "{d}/p.sci"],
-          {"p.sci": card(extra='  input L [m] in 0.2 .. 2.0 "length"\n' * 20_000)}, (1,)),
+          {"p.sci": card(extra='  input L [m] in 0.2 .. 2.0 "length"\n' * 20_000)}, (1,), expect="E104"),
+        P("many_diagnostics_within_limit", "1", ["lint", "{d}/p.sci"],
+          {"p.sci": card(extra="  law x = 1\n" * 12_000)}, (1,), expect="12001 errors"),
+        P("many_duplicates_within_limit", "1", ["lint", "{d}/p.sci"],
+          {"p.sci": card(extra='  input L [m] in 0.2 .. 2.0 "length"\n' * 5_500)}, (1,), expect="5500 errors"),
         P("title_10mb", "1", ["lint", "{d}/p.sci"], {"p.sci": card(title="t" * 10_000_000)}, (0, 1)),
         P("background_10mb", "1", ["lint", "{d}/p.sci"],
           {"p.sci": card(extra='  background """' + "b " * 5_000_000 + '"""\n')}, (0, 1)),
@@ -155,29 +162,36 @@ def probes() -> list[Probe]:
           {"p.sci": card(law="law T = " + "- " * 400 + "sqrt(L / g)")}, (0, 1)),
         P("negation_chain_400_simulate", "2", ["simulate", "{d}/p.sci", "L=1", "--env", "original"],
           {"p.sci": card(law="law T = " + "- " * 400 + "sqrt(L / g)")}, (0, 1)),
-        P("sum_800_compile", "2", ["compile", "{d}/p.sci", "-o", "{d}/out"], {"p.sci": card(law=_sum(800))}, (0,)),
-        P("sum_800_simulate", "2", ["simulate", "{d}/p.sci", "L=1", "--env", "original"],
-          {"p.sci": card(law=_sum(800))}, (0,), expect='"T": 254'),
+        P("sum_800_compile", "2", ["compile", "{d}/p.sci", "-o", "{d}/out"], {"p.sci": card(law=_sum(800))}, (1,),
+          expect="E104"),
+        P("sum_250_compile", "2", ["compile", "{d}/p.sci", "-o", "{d}/out"], {"p.sci": card(law=_sum(250))}, (0,)),
+        P("sum_250_simulate", "2", ["simulate", "{d}/p.sci", "L=1", "--env", "original"],
+          {"p.sci": card(law=_sum(250))}, (0,), expect='"T": 79.8'),
+        P("sum_800_sqrt_terms", "2", ["compile", "{d}/p.sci", "-o", "{d}/out"],
+          {"p.sci": card(law=_sum(800, "sqrt(L / g)"))}, (1,), expect="E104", forbid=("too deeply",)),
         P("sum_10000_compile", "2", ["compile", "{d}/p.sci", "-o", "{d}/out"],
-          {"p.sci": card(law=_sum(10_000))}, (0,), forbid=("too deeply",)),
+          {"p.sci": card(law=_sum(10_000))}, (1,), expect="E104", forbid=("too deeply",)),
         P("product_5000_compile", "2", ["compile", "{d}/p.sci", "-o", "{d}/out"],
-          {"p.sci": card(law="law T = sqrt(L / g) * " + " * ".join(["1.0001"] * 5000))}, (0,)),
-        P("sum_800_score", "2", ["score", "{d}/p.sci", "{d}/pred.json", "--env", "original"],
-          {"p.sci": card(law=_sum(800)), "pred.json": '{"T": {"op": "mul", "args": [254.0, {"var": "L"}]}}'},
+          {"p.sci": card(law="law T = sqrt(L / g) * " + " * ".join(["1.0001"] * 500))}, (0,)),
+        P("sum_250_score", "2", ["score", "{d}/p.sci", "{d}/pred.json", "--env", "original"],
+          {"p.sci": card(law=_sum(250)), "pred.json": '{"T": {"op": "mul", "args": [800.0, {"var": "L"}]}}'},
           (0,)),
-        P("sum_800_eval", "2", ["eval", "{d}/p.sci", "--out", "{d}/run", "--quiet", "--reps", "1",
+        P("sum_250_eval", "2", ["eval", "{d}/p.sci", "--out", "{d}/run", "--quiet", "--reps", "1",
                                "--protocol", "prior", "--setting", "identification"],
-          {"p.sci": card(law=_sum(800))}, (0, 1)),
+          {"p.sci": card(law=_sum(250))}, (0, 1)),
         # 3. folding never gives inf silently
         P("fold_overflow", "3", ["lint", "{d}/p.sci"], {"p.sci": card(law="law T = 1e200 * 1e200 * sqrt(L / g)")},
           (1,), expect="error["),
+        P("fold_overflow_tiny_input", "3", ["compile", "{d}/p.sci", "-o", "{d}/out"],
+          {"p.sci": card(law="law T = sqrt(L / g) * 1e200 * (L * 1e200) / (1 [m])").replace("in 0.2 .. 2.0", "in 1e-300 .. 2e-300")},
+          (1,), expect="E703"),
         P("fold_overflow_compile", "3", ["compile", "{d}/p.sci", "-o", "{d}/out"],
           {"p.sci": card(law="law T = 1e200 * 1e200 * sqrt(L / g)")}, (1,), expect="not compiled"),
         P("fold_overflow_param", "3", ["lint", "{d}/p.sci"],
           {"p.sci": card(law="law T = sqrt(L / g) * exp(1000)")}, (1,), expect="error["),
         # 4. non-finite numbers
         P("nan_at_design_point", "4", ["lint", "{d}/p.sci"],
-          {"p.sci": card(law="law T = sqrt(L / g) * (L - 1) / (L - 1)", design="{ L = 1 ; L = 2 }")},
+          {"p.sci": card(law="law T = sqrt(L / g) * (L - 1 [m]) / (L - 1 [m])", design="{ L = 1 ; L = 2 }")},
           (1,), expect="L=1"),
         P("simulate_nonfinite", "4", ["simulate", "{d}/p.sci", "L=1e308", "--env", "original"],
           {"p.sci": card(law="law T = sqrt(L / g) * L * L")}, (0, 1), forbid=("NaN", "Infinity")),
@@ -188,7 +202,7 @@ def probes() -> list[Probe]:
           forbid=("RuntimeWarning", "null,\n  \"max")),
         # 5. the build cache is content-addressed
         P("tampered_simulator", "5", ["simulate", "{d}/out/probe", "L=1", "--env", "original"], {"p.sci": good},
-          (0, 1, 2), forbid=("INJECTED",), setup=_tamper("simulator.py", "\nprint('INJECTED')\n")),
+          (1,), expect="changed", forbid=("INJECTED",), setup=_tamper("simulator.py", "\nprint('INJECTED')\n")),
         P("tampered_simulator_recompile", "5", ["compile", "{d}/p.sci", "-o", "{d}/out"], {"p.sci": good},
           (0,), expect="rebuilt", setup=_tamper("simulator.py", "\nprint('INJECTED')\n")),
         P("edited_evaluation", "5", ["compile", "{d}/p.sci", "-o", "{d}/out"], {"p.sci": good}, (0,),
@@ -246,6 +260,8 @@ def probes() -> list[Probe]:
         P("sum_error_once", "8", ["lint", "--format", "json", "{d}/p.sci"],
           {"p.sci": card(law="law T = sqrt(L / g) * (L^2 + L + L)")}, (1,)),
     ]
+    if os.geteuid() == 0:  # root writes into a read-only folder anyway
+        out = [p for p in out if p.name != "readonly_run_folder"]
     return out
 
 
@@ -293,9 +309,10 @@ def run_probe(probe: Probe, python: list[str], timeout: float, cap_mb: int) -> d
             except (ProcessLookupError, ChildProcessError):
                 pass
         peak_mb = rusage.ru_maxrss / 1024
+        cpu = rusage.ru_utime + rusage.ru_stime
         problems = []
-        if wall > timeout:
-            problems.append(f"took {wall:.1f}s")
+        if cpu > timeout or wall > 3 * timeout:
+            problems.append(f"took {cpu:.1f}s of CPU, {wall:.1f}s wall")
         if proc.returncode not in probe.exit_codes:
             problems.append(f"exit {proc.returncode}")
         for bad in ("Traceback", "internal error", "MemoryError") + probe.forbid:
@@ -304,7 +321,7 @@ def run_probe(probe: Probe, python: list[str], timeout: float, cap_mb: int) -> d
         if probe.expect and probe.expect not in text:
             problems.append(f"did not say {probe.expect!r}")
         last = [ln for ln in text.strip().splitlines() if ln.strip()][-1:] or [""]
-        return {"name": probe.name, "finding": probe.finding, "wall": wall, "peak_mb": peak_mb,
+        return {"name": probe.name, "finding": probe.finding, "wall": wall, "cpu": cpu, "peak_mb": peak_mb,
                 "exit": proc.returncode, "problems": problems, "said": last[0][:110]}
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -390,14 +407,14 @@ def main() -> int:
     python = [args.python, "-m", "scigame"]
     failed = 0
     selected = [p for p in probes() if args.only in p.name]
-    print(f"{'probe':<32}{'finding':>8}{'s':>8}{'MB':>8}{'exit':>6}  verdict")
+    print(f"{'probe':<32}{'finding':>8}{'wall s':>8}{'cpu s':>8}{'MB':>8}{'exit':>6}  verdict")
     for probe in selected:
         r = run_probe(probe, python, args.timeout, args.cap_mb)
         if r["peak_mb"] > args.max_mb:
             r["problems"].append(f"peak {r['peak_mb']:.0f} MB")
         failed += bool(r["problems"])
         verdict = "ok" if not r["problems"] else "FAIL: " + "; ".join(r["problems"]) + f" | {r['said']}"
-        print(f"{r['name']:<32}{r['finding']:>8}{r['wall']:>8.2f}{r['peak_mb']:>8.0f}{r['exit']:>6}  {verdict}",
+        print(f"{r['name']:<32}{r['finding']:>8}{r['wall']:>8.2f}{r['cpu']:>8.2f}{r['peak_mb']:>8.0f}{r['exit']:>6}  {verdict}",
               flush=True)
     print(f"{len(selected)} probes, {failed} failed")
     if args.mutants:

@@ -146,9 +146,10 @@ class Reporter:
                           hints=["dates are written YYYY-MM-DD, e.g. 2025-03-14"])
 
     @_kind("E104", "expression too large")
-    def too_large(self, span: Span, what: str, limit: str):
-        return self.error("E104", span, what, hints=[limit, "split the law into `let` definitions or simplify it; "
-                                                             "sums and products of many terms count as one level"])
+    def too_large(self, span: Span, what: str, limit: str, advice: str | None = None):
+        advice = advice or ("simplify the expression; the terms of a sum and the factors of a product "
+                            "count as one level")
+        return self.error("E104", span, what, hints=[limit, advice])
 
     @_kind("E103", "invalid number")
     def bad_number(self, span: Span, text: str):

@@ -9,7 +9,7 @@ from typing import Optional
 
 from .ast import Card, build_card
 from .checker import check_card
-from .limits import MAX_DEPTH, MAX_OPERATIONS, expression_size, recursion_allowance
+from .limits import MAX_DEPTH, MAX_OPERATIONS, MAX_TOKENS, count_tokens, expression_size, recursion_allowance
 from .diagnostics import Diagnostic, Reporter, Severity
 from .model import CheckedCard
 from .numeric import numeric_checks, tree_checks
@@ -48,6 +48,10 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Optional[Card], lis
 
 
 def _parse(source: SourceText, report: Reporter) -> Optional[Card]:
+    if count_tokens(source.text) > MAX_TOKENS:
+        report.too_large(Span(1, 1, 1, 2), f"the card is too long: more than {MAX_TOKENS} tokens",
+                         "at most that many are read", "a card describes one law: write one file per card")
+        return None
     tree = parse_tree(source, report)
     if tree is None or not _within_limits(tree, report):
         return None
@@ -95,9 +99,15 @@ def check_source(text: str, path: str = "<string>") -> CheckResult:
 
 def check_file(path: str | Path) -> CheckResult:
     """Read a `.sci` file (UTF-8) and check it."""
+    from .build import CardReadError, read_card_text
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_card_text(p)
+    except CardReadError as exc:  # reported like any finding, so a folder's other cards still get checked
+        source = SourceText(str(path), "")
+        report = Reporter(source)
+        report.syntax(Span(1, 1, 1, 2), str(exc).removeprefix(f"{path}: "))
+        return CheckResult(source, None, report.sorted())
     except UnicodeDecodeError as exc:
         source = SourceText(str(path), "")
         report = Reporter(source)

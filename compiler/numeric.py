@@ -14,15 +14,17 @@ from .diagnostics import Reporter
 from .model import CheckedCard
 from .limits import MAX_DEPTH, tree_depth
 from .trees import FoldError, expr_tree, law_tree
-from .sampling import SamplingError, from_unit, holds, constraint_mask, evaluation_set
+from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_design, from_unit, holds
 
 #: Random probe points per card, on top of the evaluation set and the corners.
 _PROBES = 2048
 
 
 def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
-    """The evaluation set, every corner of the domain box, and random points."""
+    """The Fixed design's points (explicit ones first), the evaluation set,
+    every corner of the domain box, and random points."""
     ev = evaluation_set(card)
+    design = fixed_design(card)
     corner_values = []
     for s in card.inputs:
         corner_values.append(s.values if s.kind == "set" else
@@ -33,7 +35,8 @@ def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
     out = {}
     for i, s in enumerate(card.inputs):
         rnd = from_unit(s, rng.random(_PROBES))
-        out[s.name] = np.concatenate([ev[s.name], [c[i] for c in corners], rnd]).astype(float)
+        first = np.asarray(design.get(s.name, []), dtype=float) if design else np.empty(0)
+        out[s.name] = np.concatenate([first, ev[s.name], [c[i] for c in corners], rnd]).astype(float)
     mask = constraint_mask(card, out)
     return {k: v[mask] for k, v in out.items()}
 

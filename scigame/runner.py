@@ -22,6 +22,7 @@ from .discovery import find_cards
 from .players import PlayerFactory, make_player
 from .protocols import play_episode
 from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
+from .runlock import hold_run_lock
 from .store import Store
 
 
@@ -165,6 +166,11 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     """
     folder = Path(config.out)
     folder.mkdir(parents=True, exist_ok=True)
+    with hold_run_lock(folder):  # a second eval of this folder stops here (runlock.py)
+        return await _run_locked(config, folder, on_progress, player)
+
+
+async def _run_locked(config: EvalConfig, folder: Path, on_progress, player) -> RunReport:
     player_name, factory = player or make_player(config.player, **dict(config.llm))
     report = RunReport(folder=folder)
     cards, report.skipped_cards = load_cards(config.paths, folder)
