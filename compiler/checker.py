@@ -164,8 +164,9 @@ class _Typer:
             word = "`+`" if e.op == "add" else "`-`"
             ok = self.same(left.dim, right.dim, f"{word} at {e.span.line}:{e.span.column}",
                            lambda: self.report.mismatch(e.span, word, left.dim, right.dim, self.env.note))
-            # after a mismatch the sum has no known dimension: one mistake, one error
-            dim = None if not ok else left.dim if left.dim is not None else right.dim
+            # after a mismatch (or an operand already in error) the sum has no known
+            # dimension, so later `+`s and the law's balance stay quiet: one mistake, one error
+            dim = left.dim if ok and left.dim is not None and right.dim is not None else None
             return TBinary(e.op, left, right, dim, e.span)
         if e.op in ("mul", "div"):
             dim = None
