@@ -25,19 +25,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .artifact import (FORMAT_VERSION, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        OutputSpec, ParamSpec)
-from .diagnostics import Diagnostic
-from .emit import emit_simulator
 from .limits import recursion_allowance
-from .model import CheckedCard
 from .source import content_hash
-from .predictor_schema import predictor_schema
-from .sampling import evaluation_set, fixed_design
-from .trees import expr_tree, law_tree, tree_text
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
+    from .model import CheckedCard
+
+# The stages that build a card (numpy, pint via the model, scipy via the
+# sampler) are imported when a card is built, not on the unchanged path,
+# which is a hash check of the card and its manifest (docs/cli.md).
 
 SETTINGS = ("identification", "discovery")
 ENVIRONMENTS = ("original", "counterfactual")
@@ -80,6 +82,8 @@ class BuildResult:
 
 def card_data(card: CheckedCard, version: str) -> CompiledCardData:
     """The runtime's view of a checked card (trees in declared units)."""
+    from .sampling import fixed_design
+    from .trees import expr_tree, law_tree, tree_text
     design = fixed_design(card)
     n_design = len(next(iter(design.values()))) if design else 0
     envs = {}
@@ -115,6 +119,7 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
 def public_view(data: CompiledCardData, setting: str) -> dict:
     """What a player is shown. The same for both environments: nothing here
     tells which world is being played (no name, title, source or s)."""
+    from .trees import tree_text
     view = {
         "setting": setting,
         "background": data.background,
@@ -147,6 +152,11 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
 
 
 def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[int, int, int]]]:
+    import numpy as np
+
+    from .emit import emit_simulator
+    from .predictor_schema import predictor_schema
+    from .sampling import evaluation_set
     data = card_data(card, version)
     source, source_map = emit_simulator(card, version)
     ev = evaluation_set(card)

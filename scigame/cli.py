@@ -200,11 +200,8 @@ def compile_cmd(paths, out_dir, force, warm):
         note = " (its files did not match the manifest's hashes)" if result.status == "rebuilt" else ""
         click.echo(f"{result.status:>9}  {f} -> {result.folder}{note}")
         if warm:
-            from .card import CompiledCard
-            card = CompiledCard(result.folder)
-            for env in ("original", "counterfactual"):
-                card.kernel(env)(*([__import__("numpy").ones(1)] * (len(card.data.inputs) +
-                                                                   len(card.data.outputs))))
+            from .card import warm_kernels
+            warm_kernels(result.folder, rebuilt=result.status != "unchanged")
     click.echo(f"{counts['built']} built, " + (f"{counts['rebuilt']} rebuilt, " if counts["rebuilt"] else "")
                + f"{counts['unchanged']} unchanged, {counts['failed']} failed")
     sys.exit(EXIT_FINDINGS if counts["failed"] else EXIT_OK)
