@@ -388,7 +388,8 @@ def run_mutants(python: list[str], count: int, seed: int) -> dict:
     import json
     exe = python[0]
     proc = subprocess.run([exe, "-c", _MUTANT_WORKER, str(Path(__file__).parent), str(REPO / "cards"),
-                           str(seed), str(count)], capture_output=True, text=True)
+                           str(seed), str(count)], capture_output=True, text=True,
+                          cwd=tempfile.gettempdir())  # so `scigame` comes from the probed interpreter
     if proc.returncode != 0:
         return {"tried": count, "failures": [{"error": proc.stderr[-2000:]}]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
