@@ -5,11 +5,13 @@ Lark. Bump FORMAT_VERSION on any incompatible change.
 
 from __future__ import annotations
 
+import hashlib
+
 from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-FORMAT_VERSION = 3  # 2: design.size and the extended design sequence; 3: noise and ood
+FORMAT_VERSION = 4  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
 
@@ -147,4 +149,18 @@ class Manifest(_Frozen):
     source_path: str
     source_sha256: str
     files: list[str]
+    hashes: dict[str, str]  # file -> sha256 of its bytes, checked before a file is read or run
     source_map: list[tuple[int, int, int]]  # (generated line, card line, card column)
+
+
+def file_sha256(path: Path) -> Optional[str]:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def verify_folder(folder: Path, manifest: Manifest) -> list[str]:
+    """The files of a compiled folder whose bytes do not match the hashes
+    in its manifest (missing ones included): empty when it can be trusted."""
+    return [f for f in manifest.files if file_sha256(folder / f) != manifest.hashes.get(f)]

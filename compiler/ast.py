@@ -293,17 +293,37 @@ class Card:
     statements: tuple[Statement, ...] = field(default=())
 
 
-def _span_at(tok: Token, raw: str, index: int) -> Span:
-    """The span of two characters (an escape) at `index` in a token's text."""
-    before = raw[:index]
-    line = tok.line + before.count("\n")
-    column = (index - before.rfind("\n")) if "\n" in before else tok.column + index
-    return Span(line, column, line, column + 2)
+def _escape_spans(tok: Token, raw: str, indexes: list[int]) -> list[Span]:
+    """The spans of the two-character escapes at ascending `indexes` of a
+    token's text, found in one pass over the text."""
+    spans, line, line_start, pos = [], tok.line, None, 0
+    for index in indexes:
+        line += raw.count("\n", pos, index)
+        nl = raw.rfind("\n", 0, index)
+        column = (index - nl) if nl >= 0 else tok.column + index
+        spans.append(Span(line, column, line, column + 2))
+        pos = index
+    return spans
+
+
+#: Unknown escapes reported one by one in a string; the rest are counted.
+_MAX_ESCAPE_REPORTS = 10
 
 
 # ---- building ------------------------------------------------------------------
 
-_ESCAPE = re.compile(r"\\(.)", re.S)
+def _unescape(body: str) -> str:
+    """Drop the backslash of every escape (`\\"` -> `"`, `\\\\` -> `\\`, and an
+    unknown `\\q`, already reported, -> `q`), in C-speed string passes: the
+    pairs of a backslash run pair up from the left, as a reader would."""
+    if "\\" not in body:
+        return body
+    return "\\".join(part.replace("\\", "") for part in body.split("\\\\"))
+
+
+#: An unknown escape: a backslash not paired up by the backslashes before it,
+#: followed by anything but `"` or a backslash (group 1 is the paired run).
+_BAD_ESCAPE = re.compile(r'(?<!\\)((?:\\\\)*)\\[^"\\]', re.S)
 _BINARY = {"add", "sub", "mul", "div", "pow"}
 
 
@@ -322,20 +342,19 @@ class _Builder:
             body = raw[1:-1]
 
         offset = 3 if raw.startswith('"""') else 1
-
-        def unescape(m: re.Match) -> str:
-            ch = m.group(1)
-            if ch in '"\\':
-                return ch
-            self.report.bad_escape(_span_at(tok, raw, offset + m.start()), "\\" + ch)
-            return ch
-
-        if raw.startswith('"""'):
-            # dedenting moved the text: find escapes in the raw token instead
-            for m in _ESCAPE.finditer(raw[3:-3]):
-                unescape(m)
-            return _ESCAPE.sub(lambda m: m.group(1), body)
-        return _ESCAPE.sub(unescape, body)
+        # unknown escapes are found in the raw token (dedenting moved the text)
+        bad = []
+        for m in _BAD_ESCAPE.finditer(raw, offset, len(raw) - offset):
+            bad.append(m.start() + len(m.group(1)))
+            if len(bad) > _MAX_ESCAPE_REPORTS:
+                break
+        if bad:
+            more = len(_BAD_ESCAPE.findall(raw, offset, len(raw) - offset)) - _MAX_ESCAPE_REPORTS
+            spans = _escape_spans(tok, raw, bad[:_MAX_ESCAPE_REPORTS])
+            for i, (index, span) in enumerate(zip(bad, spans)):
+                last = i == len(spans) - 1 and more > 0
+                self.report.bad_escape(span, raw[index:index + 2], more if last else 0)
+        return _unescape(body)
 
     def literal(self, tree: Tree, percent: bool = False) -> Literal:
         children = [c for c in tree.children if isinstance(c, Token)]

@@ -25,18 +25,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from .artifact import (FORMAT_VERSION, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
+from .artifact import (FORMAT_VERSION, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
-from .diagnostics import Diagnostic
-from .emit import emit_simulator
-from .model import CheckedCard
+from .limits import recursion_allowance
 from .source import content_hash
-from .predictor_schema import predictor_schema
-from .sampling import evaluation_set, fixed_design, ood_set
-from .trees import expr_tree, law_tree, tree_text
+
+if TYPE_CHECKING:
+    from .diagnostics import Diagnostic
+    from .model import CheckedCard
+
+# The stages that build a card (numpy, pint via the model, scipy via the
+# sampler) are imported when a card is built, not on the unchanged path,
+# which is a hash check of the card and its manifest (docs/cli.md).
 
 SETTINGS = ("identification", "discovery")
 ENVIRONMENTS = ("original", "counterfactual")
@@ -74,10 +77,13 @@ class BuildResult:
     status: str  # built | unchanged | failed
     folder: Optional[Path] = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    message: str = ""  # a failure that is not a diagnostic of the card (an unreadable file, a name clash)
 
 
 def card_data(card: CheckedCard, version: str) -> CompiledCardData:
     """The runtime's view of a checked card (trees in declared units)."""
+    from .sampling import fixed_design
+    from .trees import expr_tree, law_tree, tree_text
     design = fixed_design(card)
     n_design = len(next(iter(design.values()))) if design else 0
     envs = {}
@@ -115,6 +121,7 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
 def public_view(data: CompiledCardData, setting: str) -> dict:
     """What a player is shown. The same for both environments: nothing here
     tells which world is being played (no name, title, source or s)."""
+    from .trees import tree_text
     view = {
         "setting": setting,
         "background": data.background,
@@ -148,6 +155,11 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
 
 
 def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[int, int, int]]]:
+    import numpy as np
+
+    from .emit import emit_simulator
+    from .predictor_schema import predictor_schema
+    from .sampling import evaluation_set, ood_set
     data = card_data(card, version)
     source, source_map = emit_simulator(card, version)
     ev, ood = evaluation_set(card), ood_set(card)
@@ -167,12 +179,13 @@ def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[
     return files, source_map
 
 
-def _columns(points: dict[str, np.ndarray]) -> dict[str, list[float]]:
+def _columns(points: dict) -> dict[str, list[float]]:
     return {k: [float(x) for x in v] for k, v in points.items()}
 
 
-def _exact_outputs(card: CheckedCard, points: dict[str, np.ndarray]) -> dict[str, dict[str, list[float]]]:
+def _exact_outputs(card: CheckedCard, points: dict) -> dict[str, dict[str, list[float]]]:
     """Each world's exact outputs at `points` (the reference evaluator)."""
+    import numpy as np
     return {env.name: _columns({k: np.asarray(v) for k, v in env.evaluate(card, points).items()})
             for env in (card.original, card.counterfactual)}
 
@@ -208,45 +221,57 @@ def read_manifest(folder: Path) -> Optional[Manifest]:
 
 def build_card(card: CheckedCard, out_dir: Path, force: bool = False) -> tuple[str, Path]:
     """Write a checked card's artifacts into out_dir/<name>/ unless they are
-    up to date. Returns ("built" | "unchanged", folder)."""
+    up to date. Returns ("built" | "unchanged" | "rebuilt", folder);
+    "rebuilt" means the folder was built from this very source but its
+    files no longer match the manifest's hashes."""
     version = _compiler_version()
     folder = Path(out_dir) / card.name
-    if not force and _up_to_date(folder, card.content_hash):
+    state = _state(folder, card.content_hash)
+    if not force and state == "ok":
         return "unchanged", folder
-    files, source_map = _files(card, version)
+    with recursion_allowance():  # the size policy every stage shares (limits.py)
+        files, source_map = _files(card, version)
+    hashes = {}
     for name, text in files.items():
         target = folder / name
+        data = text.encode("utf-8")
+        hashes[name] = hashlib.sha256(data).hexdigest()
         # leave identical files alone: numba's cache is keyed by the file's stamp
-        if target.exists() and target.read_text(encoding="utf-8") == text:
+        if file_sha256(target) == hashes[name]:
             continue
         _write_atomic(target, text)
     manifest = Manifest(compiler_version=version, card=card.name, source_path=card.path,
-                        source_sha256=card.content_hash, files=sorted(files), source_map=source_map)
+                        source_sha256=card.content_hash, files=sorted(files), hashes=hashes,
+                        source_map=source_map)
     _write_atomic(folder / "manifest.json", manifest.model_dump_json(indent=2))
-    return "built", folder
+    return ("rebuilt" if state == "tampered" and not force else "built"), folder
 
 
-
-
-def _up_to_date(folder: Path, sha256: str) -> bool:
-    """Was this folder built from exactly this source by this compiler, and
-    is every file it lists still there?"""
+def _state(folder: Path, sha256: str) -> str:
+    """"ok": built from exactly this source by this compiler, every file as
+    the manifest hashed it; "tampered": built from this source but a file
+    changed or went missing; "stale": anything else."""
     m = read_manifest(folder)
-    return (m is not None and m.source_sha256 == sha256 and m.compiler_version == _compiler_version()
-            and m.format_version == FORMAT_VERSION and all((folder / f).exists() for f in m.files))
+    if (m is None or m.source_sha256 != sha256 or m.compiler_version != _compiler_version()
+            or m.format_version != FORMAT_VERSION):
+        return "stale"
+    return "tampered" if verify_folder(folder, m) else "ok"
 
 
 def compile_path(path: str | Path, out_dir: Path, force: bool = False) -> BuildResult:
     """Check and build one card file. A card whose text hash matches the
-    manifest is not even re-checked (nor are the parser and pint loaded)."""
+    manifest, with every artifact matching its hash, is not even re-checked
+    (a hash check, not an import of the checker or numba)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_card_text(p)
+    except CardReadError as exc:
+        return BuildResult(str(path), "failed", message=str(exc))
     except UnicodeDecodeError:  # check_file turns it into a diagnostic
         from .front import check_file
         return BuildResult(str(path), "failed", None, check_file(p).diagnostics)
     folders = _candidate_folders(out_dir, text)
-    if not force and any(_up_to_date(f, content_hash(text)) for f in folders):
+    if not force and any(_state(f, content_hash(text)) == "ok" for f in folders):
         return BuildResult(str(path), "unchanged", folders[0], [])
     from .front import check_source
     result = check_source(text, str(path))
@@ -257,6 +282,46 @@ def compile_path(path: str | Path, out_dir: Path, force: bool = False) -> BuildR
         return BuildResult(str(path), "failed", None, result.diagnostics)
     status, folder = build_card(result.card, out_dir, force)
     return BuildResult(str(path), status, folder, result.diagnostics)
+
+
+def compile_paths(paths: list[Path], out_dir: Path, force: bool = False):
+    """compile_path for each card file, in order; a card whose declared name
+    another file of the same run already uses is not built (both would write
+    the same folder) and fails with a message naming both files."""
+    owners: dict[str, Path] = {}
+    for path in paths:
+        try:
+            folders = _candidate_folders(out_dir, read_card_text(Path(path)))
+        except (CardReadError, UnicodeDecodeError):
+            folders = []
+        name = folders[0].name if folders else None
+        if name is not None and name in owners:
+            yield BuildResult(str(path), "failed", message=(
+                f"{path}: the card `{name}` has the same name as the card in {owners[name]}; both would be "
+                f"built into {folders[0]}: rename one of them"))
+            continue
+        if name is not None:
+            owners[name] = Path(path)
+        yield compile_path(path, out_dir, force)
+
+
+class CardReadError(OSError):
+    """A card file that cannot be read; the message names the file and why."""
+
+
+def read_card_text(path: Path) -> str:
+    """A card file's text (UTF-8); only regular files are opened, so a FIFO
+    or a device named *.sci cannot hang the reader."""
+    try:
+        if not path.is_file():
+            why = "a broken link" if path.is_symlink() and not path.exists() else \
+                  "no such file" if not path.exists() else "not a regular file"
+            raise CardReadError(f"{path}: cannot read the card: {why}")
+        return path.read_bytes().decode("utf-8")
+    except CardReadError:
+        raise
+    except OSError as exc:
+        raise CardReadError(f"{path}: cannot read the card: {exc.strerror or exc}") from None
 
 
 def _candidate_folders(out_dir: Path, text: str) -> list[Path]:

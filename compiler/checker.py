@@ -168,9 +168,11 @@ class _Typer:
         left, right = self.expr(e.left), self.expr(e.right)
         if e.op in ("add", "sub"):
             word = "`+`" if e.op == "add" else "`-`"
-            self.same(left.dim, right.dim, f"{word} at {e.span.line}:{e.span.column}",
-                      lambda: self.report.mismatch(e.span, word, left.dim, right.dim, self.env.note))
-            dim = left.dim if left.dim is not None else right.dim
+            ok = self.same(left.dim, right.dim, f"{word} at {e.span.line}:{e.span.column}",
+                           lambda: self.report.mismatch(e.span, word, left.dim, right.dim, self.env.note))
+            # after a mismatch (or an operand already in error) the sum has no known
+            # dimension, so later `+`s and the law's balance stay quiet: one mistake, one error
+            dim = left.dim if ok and left.dim is not None and right.dim is not None else None
             return TBinary(e.op, left, right, dim, e.span)
         if e.op in ("mul", "div"):
             dim = None

@@ -135,14 +135,22 @@ class Reporter:
         return self.error("E100", span, message, hints=hints)
 
     @_kind("E101", "invalid escape in a string")
-    def bad_escape(self, span: Span, escape: str):
-        return self.error("E101", span, f"unknown escape `{escape}` in a string",
-                          hints=['only `\\"` and `\\\\` are escapes in .sci strings'])
+    def bad_escape(self, span: Span, escape: str, more: int = 0):
+        hints = ['only `\\"` and `\\\\` are escapes in .sci strings']
+        if more:
+            hints.append(f"this string has {more} more unknown escape{'s' if more != 1 else ''}")
+        return self.error("E101", span, f"unknown escape `{escape}` in a string", hints=hints)
 
     @_kind("E102", "invalid date")
     def bad_date(self, span: Span, text: str, why: str):
         return self.error("E102", span, f"`{text}` is not a valid date: {why}",
                           hints=["dates are written YYYY-MM-DD, e.g. 2025-03-14"])
+
+    @_kind("E104", "expression too large")
+    def too_large(self, span: Span, what: str, limit: str, advice: str | None = None):
+        advice = advice or ("simplify the expression; the terms of a sum and the factors of a product "
+                            "count as one level")
+        return self.error("E104", span, what, hints=[limit, advice])
 
     @_kind("E103", "invalid number")
     def bad_number(self, span: Span, text: str):
@@ -414,6 +422,12 @@ class Reporter:
     def constraints_exclude_domain(self, span: Span, why: str):
         return self.error("E702", span, f"the constraints leave (almost) no legal experiments: {why}; this one rejects the most",
                           hints=["check the direction of each constraint's comparison"])
+
+    @_kind("E703", "constant overflows when folded")
+    def fold_overflow(self, span: Span, what: str, why: str):
+        return self.error("E703", span, f"{what} cannot be compiled: {why}",
+                          hints=["write the constant in a larger unit, or combine the constants by hand "
+                                 "(`1e400` is not a float; `1e200 * 1e200` is not either)"])
 
     # -- warnings ---------------------------------------------------------------
     @_kind("W100", "unused input")

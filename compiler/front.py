@@ -3,22 +3,19 @@ the numeric checks; every problem becomes a diagnostic."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from .ast import Card, build_card
 from .checker import check_card
+from .limits import MAX_DEPTH, MAX_OPERATIONS, MAX_TOKENS, count_tokens, expression_size, recursion_allowance
 from .diagnostics import Diagnostic, Reporter, Severity
 from .model import CheckedCard
-from .numeric import numeric_checks
+from .numeric import numeric_checks, tree_checks
 from .sound_worlds import sound_world_checks
 from .source import SourceText, Span
 from .syntax import parse_tree
-
-#: Deeply nested expressions are walked recursively; this bounds the walk.
-_RECURSION_HEADROOM = 20000
 
 
 @dataclass
@@ -52,8 +49,30 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Optional[Card], lis
 
 
 def _parse(source: SourceText, report: Reporter) -> Optional[Card]:
+    if count_tokens(source.text) > MAX_TOKENS:
+        report.too_large(Span(1, 1, 1, 2), f"the card is too long: more than {MAX_TOKENS} tokens",
+                         "at most that many are read", "a card describes one law: write one file per card")
+        return None
     tree = parse_tree(source, report)
-    return build_card(tree, report) if tree is not None else None
+    if tree is None or not _within_limits(tree, report):
+        return None
+    return build_card(tree, report)
+
+
+def _within_limits(tree, report: Reporter) -> bool:
+    """Check the size policy (limits.py) before anything walks the tree."""
+    size = expression_size(tree)
+    ok = True
+    if size.depth > MAX_DEPTH:
+        report.too_large(Span.of(size.deepest), f"this expression nests operations {size.depth} deep",
+                         f"at most {MAX_DEPTH} levels of nested operations are allowed")
+        ok = False
+    if size.operations > MAX_OPERATIONS:
+        report.too_large(Span.of(size.largest), f"the card has {size.operations} operations "
+                         f"({size.largest_operations} in this expression)",
+                         f"at most {MAX_OPERATIONS} operations are allowed in one card")
+        ok = False
+    return ok
 
 
 def check_source(text: str, path: str = "<string>") -> CheckResult:
@@ -67,6 +86,9 @@ def check_source(text: str, path: str = "<string>") -> CheckResult:
             return None
         model = check_card(card, source, report)
         if model is not None:
+            tree_checks(model, report)
+            if report.has_errors:
+                return None
             numeric_checks(model, report)
             if report.has_errors:
                 return None
@@ -79,9 +101,15 @@ def check_source(text: str, path: str = "<string>") -> CheckResult:
 
 def check_file(path: str | Path) -> CheckResult:
     """Read a `.sci` file (UTF-8) and check it."""
+    from .build import CardReadError, read_card_text
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_card_text(p)
+    except CardReadError as exc:  # reported like any finding, so a folder's other cards still get checked
+        source = SourceText(str(path), "")
+        report = Reporter(source)
+        report.syntax(Span(1, 1, 1, 2), str(exc).removeprefix(f"{path}: "))
+        return CheckResult(source, None, report.sorted())
     except UnicodeDecodeError as exc:
         source = SourceText(str(path), "")
         report = Reporter(source)
@@ -91,14 +119,6 @@ def check_file(path: str | Path) -> CheckResult:
 
 
 def _guarded(report: Reporter, fn):
-    """Run a stage; turn a too-deep expression into a diagnostic."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, _RECURSION_HEADROOM))
-    try:
+    """Run a stage under the recursion allowance of the size policy."""
+    with recursion_allowance():
         return fn()
-    except RecursionError:
-        report.syntax(Span(1, 1, 1, 2), "the card nests expressions too deeply to check",
-                      hints=["split the expression with `let` definitions"])
-        return None
-    finally:
-        sys.setrecursionlimit(old)

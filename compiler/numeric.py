@@ -13,6 +13,8 @@ import numpy as np
 
 from .diagnostics import Reporter
 from .model import CheckedCard
+from .limits import MAX_DEPTH, tree_depth
+from .trees import FoldError, expr_tree, law_tree
 from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_design, from_unit, holds
 
 #: Random probe points per card, on top of the evaluation set and the corners.
@@ -20,8 +22,10 @@ _PROBES = 2048
 
 
 def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
-    """The evaluation set, every corner of the domain box, and random points."""
+    """The Fixed design's points (explicit ones first), the evaluation set,
+    every corner of the domain box, and random points."""
     ev = evaluation_set(card)
+    design = fixed_design(card)
     corner_values = []
     for s in card.inputs:
         corner_values.append(s.values if s.kind == "set" else
@@ -32,9 +36,36 @@ def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
     out = {}
     for i, s in enumerate(card.inputs):
         rnd = from_unit(s, rng.random(_PROBES))
-        out[s.name] = np.concatenate([ev[s.name], [c[i] for c in corners], rnd]).astype(float)
+        first = np.asarray(design.get(s.name, []), dtype=float) if design else np.empty(0)
+        out[s.name] = np.concatenate([first, ev[s.name], [c[i] for c in corners], rnd]).astype(float)
     mask = constraint_mask(card, out)
     return {k: v[mask] for k, v in out.items()}
+
+
+def tree_checks(card: CheckedCard, report: Reporter) -> None:
+    """Build every law and constraint tree the compiled card will hold:
+    folding must not overflow (E703), and inlining `let`s must not nest
+    them deeper than the size policy allows (E104)."""
+    targets = [(card.law_spans[(env.name, o.name)], f"law {o.name} ({env.name})",
+                lambda env=env, o=o: law_tree(card, env, o.name))
+               for env in (card.original, card.counterfactual) for o in card.outputs]
+    targets += [(c.span, "this constraint", lambda c=c: (expr_tree(card, card.original, c.left),
+                                                         expr_tree(card, card.original, c.right)))
+                for c in card.constraints]
+    seen: set = set()
+    for span, what, build in targets:
+        if span in seen:  # a law kept from the original: say it once
+            continue
+        seen.add(span)
+        try:
+            tree = build()
+        except FoldError as exc:
+            report.fold_overflow(span, what, str(exc))
+            continue
+        depth = tree_depth(tree)
+        if depth > MAX_DEPTH:
+            report.too_large(span, f"{what} nests operations {depth} deep once its `let`s are written out",
+                             f"at most {MAX_DEPTH} levels of nested operations are allowed")
 
 
 def _most_restrictive(card: CheckedCard):

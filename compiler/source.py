@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 
 def content_hash(text: str) -> str:
@@ -39,9 +40,14 @@ class SourceText:
     path: str
     text: str
 
+    @cached_property
+    def _lines(self) -> list[str]:
+        # lines end at "\n" only, as Lark counts them (not at \f, \r, U+2028 ...);
+        # split once, so rendering many diagnostics stays linear in the card's size
+        return self.text.split("\n")
+
     def line(self, number: int) -> str:
-        # lines end at "\n" only, as Lark counts them (not at \f, \r, U+2028 ...)
-        lines = [t.rstrip("\r") for t in self.text.split("\n")]
+        lines = self._lines
         if 1 <= number <= len(lines):
-            return lines[number - 1]
+            return lines[number - 1].rstrip("\r")
         return ""

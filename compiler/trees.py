@@ -81,6 +81,10 @@ _FOLD = {
 }
 
 
+class FoldError(ArithmeticError):
+    """Folding a law's constants overflows: the tree would hold inf or NaN."""
+
+
 def simplify_tree(tree: Tree) -> Tree:
     """Fold constants, drop factors of 1 and terms of 0, flatten sums and
     products. The value is unchanged (up to the 15-digit cleaning)."""
@@ -97,6 +101,8 @@ def simplify_tree(tree: Tree) -> Tree:
         consts = [a for a in flat if _is_const(a)]
         rest = [a for a in flat if not _is_const(a)]
         c = _clean(_FOLD[op](consts)) if consts else (0.0 if op == "add" else 1.0)
+        if not math.isfinite(c):
+            raise FoldError(f"its constant {'terms add' if op == 'add' else 'factors multiply'} up to {c}")
         if op == "mul" and c == 0.0:
             return 0.0
         if (op == "add" and c != 0.0) or (op == "mul" and c != 1.0):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -239,6 +240,7 @@ def _resolve_with_pint(text: str) -> Unit:
         raise UnitError("empty", "empty unit")
     if text == "1":
         return DIMENSIONLESS_UNIT
+    _check_bounds(text)
     ureg = registry()
     try:
         parsed = ureg.parse_units(text)
@@ -256,6 +258,41 @@ def _resolve_with_pint(text: str) -> Unit:
     if not math.isfinite(factor) or factor == 0.0:
         raise UnitError("unknown", f"`{text}` has no finite SI factor")
     return Unit(text, dim, factor)
+
+
+#: Bounds on a unit's text, checked before pint sees it: pint evaluates
+#: `m^9^9^9` as a power tower of exact integers (minutes, gigabytes).
+MAX_UNIT_LENGTH = 200
+MAX_UNIT_EXPONENT = 100
+MAX_UNIT_NESTING = 4
+_POWER = re.compile(r"(\^|\*\*)\s*([-+]?)\s*(\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+"
+                    r"|\(\s*[-+]?\s*\d+\s*/\s*\d+\s*\)|\(|[^\d\s(]|$)")
+
+
+def _check_bounds(text: str) -> None:
+    """Reject a unit whose text would make pint do unbounded work: too long,
+    too deeply parenthesised, an exponent that is not a plain number of at
+    most MAX_UNIT_EXPONENT, or an exponent raised to a power again."""
+    if len(text) > MAX_UNIT_LENGTH:
+        raise UnitError("unknown", f"the unit is {len(text)} characters long (at most {MAX_UNIT_LENGTH})")
+    depth = 0
+    for ch in text:
+        depth += (ch == "(") - (ch == ")")
+        if depth > MAX_UNIT_NESTING:
+            raise UnitError("unknown", f"parentheses nest more than {MAX_UNIT_NESTING} deep")
+    for m in _POWER.finditer(text):
+        number = m.group(3)
+        if number.startswith("(") and "/" in number:  # a fraction, m^(1/3)
+            num, den = number.strip("()").replace(" ", "").split("/")
+            number = str(abs(int(num)) / int(den)) if int(den) else "inf"
+        elif not number or not (number[0].isdigit() or number[0] == "."):
+            raise UnitError("unknown", f"`{m.group(1)}` must be followed by a plain number or a fraction, "
+                                       "e.g. `m^2`, `s^-1` or `m^(1/3)`")
+        if abs(float(number)) > MAX_UNIT_EXPONENT:
+            raise UnitError("unknown", f"the exponent {number} is larger than {MAX_UNIT_EXPONENT}")
+        if re.match(r"\s*(\^|\*\*)", text[m.end():]):
+            raise UnitError("unknown", "an exponent is raised to a power again (`a^b^c`); "
+                                       "write the single exponent, e.g. `m^4`")
 
 
 def _pint_reason(exc: Exception) -> str:

@@ -22,8 +22,8 @@ import numpy as np
 
 import json
 
-from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec
-from .oracle import add_noise, check_proposal, quantize
+from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
+from .oracle import Rejection, add_noise, check_proposal, quantize
 
 ENVIRONMENTS = ("original", "counterfactual")
 
@@ -57,6 +57,15 @@ class CompiledCard:
                             f"this one reads {FORMAT_VERSION}); compile the card again")
         try:
             self.manifest = Manifest.model_validate(raw)
+        except ValueError as exc:
+            raise CardError(f"{self.folder}: damaged compiled card ({str(exc).splitlines()[0]}); "
+                            "compile the card again") from None
+        # nothing is read, imported or trusted before every file matches its hash
+        changed = verify_folder(self.folder, self.manifest)
+        if changed:
+            raise CardError(f"{self.folder}: {', '.join(changed)} changed since the card was compiled "
+                            "(it does not match the manifest's hash); compile the card again")
+        try:
             self.data = CompiledCardData.model_validate_json((self.folder / "card.json").read_text("utf-8"))
         except (OSError, ValueError) as exc:
             raise CardError(f"{self.folder}: damaged compiled card ({str(exc).splitlines()[0]}); "
@@ -161,6 +170,12 @@ class CompiledCard:
         wanted = list(outputs) if outputs is not None else None
         values = check_proposal(self.data, inputs, wanted)
         result = self.run_kernel(env, values)
+        # by rule, a point where the law is not a finite number is a rejected observation
+        bad = [f"{k} is not a finite number at these inputs ({'NaN' if np.isnan(v).any() else '±inf'}); "
+               "choose other inputs" for k, v in result.items()
+               if (wanted is None or k in wanted) and not np.isfinite(v).all()]
+        if bad:
+            raise Rejection(bad)
         if exact:
             return {k: v for k, v in result.items() if wanted is None or k in wanted}
         rng = np.random.default_rng(seed)
@@ -188,6 +203,19 @@ def _parallel_min_points() -> int:
     return PARALLEL_MIN_POINTS
 
 
+def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:
+    """JIT both kernels of a compiled folder into numba's disk cache. An
+    unchanged folder whose cache index is already there is left alone (so
+    a warm `compile --warm` imports no numba). Returns whether it compiled."""
+    cache = Path(folder) / "__pycache__"
+    if not rebuilt and all(any(cache.glob(f"simulator.env_{env}-*.nbi")) for env in ENVIRONMENTS):
+        return False
+    card = CompiledCard(folder)
+    for env in ENVIRONMENTS:
+        card.kernel(env)(*([np.ones(1)] * (len(card.data.inputs) + len(card.data.outputs))))
+    return True
+
+
 def _check_env(env: str) -> None:
     if env not in ENVIRONMENTS:
         raise ValueError(f"unknown environment {env!r}: use 'original' or 'counterfactual'")
@@ -202,13 +230,19 @@ def load_card(path: str | Path, cache_dir: str | Path | None = None) -> Compiled
         return CompiledCard(p)
     if not p.is_file():
         raise CardError(f"{path}: no such card file or compiled card folder")
-    from .compiler.build import compile_path
+    from .compiler.build import CardReadError, compile_path, read_card_text
     from .compiler.diagnostics import render
+    from .compiler.source import content_hash
 
-    # one cache folder per card file, so two cards that share a name do not evict each other
-    import hashlib
-    key = hashlib.sha256(str(p.resolve()).encode("utf-8")).hexdigest()[:12]
+    # one cache folder per card text (docs/cli.md): two cards that share a name
+    # do not evict each other, and an edited card gets a folder of its own
+    try:
+        key = content_hash(read_card_text(p))[:12]
+    except (CardReadError, UnicodeDecodeError):
+        key = "unreadable"  # compile_path reports why
     result = compile_path(p, (Path(cache_dir) if cache_dir else default_cache_dir()) / key)
+    if result.status == "failed" and result.message:
+        raise CardError(result.message)
     if result.status == "failed":
         from .compiler.source import SourceText
         try:

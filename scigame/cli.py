@@ -10,6 +10,8 @@ import click
 
 from . import __version__
 from .discovery import CardPathError, find_cards
+from .errors import UserFacingError
+from .options import DOLLARS, SECONDS, TEMPERATURE, parse_budgets, parse_number
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -33,6 +35,13 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except UserFacingError as exc:  # a damaged store, a run folder in use: already one line
+            click.echo(f"scigame: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        except OSError as exc:  # the file system said no: name the file
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"scigame: {where}{exc.strerror or exc}", err=True)
+            sys.exit(EXIT_USAGE)
         except Exception as exc:  # noqa: BLE001 - the last line of defence
             import os
             if os.environ.get("SCIGAME_DEBUG"):
@@ -211,33 +220,36 @@ def compile_cmd(paths, out_dir, force, warm):
     """
     from pathlib import Path
 
-    from .compiler.build import compile_path
+    from .compiler.build import compile_paths
     from .compiler.diagnostics import render
     from .compiler.source import SourceText
+    from .options import check_output_folder
 
     try:
         files = find_cards(paths)
     except CardPathError as exc:
         raise click.UsageError(str(exc))
-    counts = {"built": 0, "unchanged": 0, "failed": 0}
-    for f in files:
-        result = compile_path(f, Path(out_dir), force=force)
+    check_output_folder(out_dir, "-o")
+    counts = {"built": 0, "rebuilt": 0, "unchanged": 0, "failed": 0}
+    for f, result in zip(files, compile_paths(files, Path(out_dir), force=force)):
         counts[result.status] += 1
         if result.status == "failed":
+            if result.message:
+                click.echo(f"scigame: {result.message}", err=True)
+                continue
             source = SourceText(str(f), Path(f).read_text(encoding="utf-8", errors="replace"))
             for d in result.diagnostics:
                 if d.is_error:
                     click.echo(render(d, source), err=True)
             click.echo(f"{f}: not compiled (lint errors above)", err=True)
             continue
-        click.echo(f"{result.status:>9}  {f} -> {result.folder}")
+        note = " (its files did not match the manifest's hashes)" if result.status == "rebuilt" else ""
+        click.echo(f"{result.status:>9}  {f} -> {result.folder}{note}")
         if warm:
-            from .card import CompiledCard
-            card = CompiledCard(result.folder)
-            for env in ("original", "counterfactual"):
-                card.kernel(env)(*([__import__("numpy").ones(1)] * (len(card.data.inputs) +
-                                                                   len(card.data.outputs))))
-    click.echo(f"{counts['built']} built, {counts['unchanged']} unchanged, {counts['failed']} failed")
+            from .card import warm_kernels
+            warm_kernels(result.folder, rebuilt=result.status != "unchanged")
+    click.echo(f"{counts['built']} built, " + (f"{counts['rebuilt']} rebuilt, " if counts["rebuilt"] else "")
+               + f"{counts['unchanged']} unchanged, {counts['failed']} failed")
     sys.exit(EXIT_FINDINGS if counts["failed"] else EXIT_OK)
 
 
@@ -251,9 +263,9 @@ def _parse_assignments(pairs) -> dict[str, float]:
         if name in values:
             raise click.UsageError(f"{name} is given twice")
         try:
-            values[name] = float(text)
-        except ValueError:
-            raise click.UsageError(f"{name}: {text!r} is not a number") from None
+            values[name] = parse_number(text)
+        except ValueError as exc:
+            raise click.UsageError(f"{name}: {exc}") from None
     return values
 
 
@@ -289,7 +301,7 @@ def simulate(card_path, assignments, env, exact, seed):
 @click.argument("card_path", metavar="CARD")
 @click.argument("predictor_file", metavar="PREDICTOR.json", type=click.Path(dir_okay=False))
 @click.option("--env", "env", type=_ENV, required=True, help="Which world's law to score against.")
-@click.option("--timeout", default=5.0, show_default=True,
+@click.option("--timeout", default=5.0, show_default=True, type=SECONDS,
               help="Seconds sympy may take to decide strict equivalence (then strict is null).")
 def score(card_path, predictor_file, env, timeout):
     """Validate and score a predictor on the card's hidden evaluation set.
@@ -340,14 +352,7 @@ def _csv_choice(values: str, allowed: tuple[str, ...], what: str) -> list[str]:
 
 
 def _budgets(text: str) -> list[int]:
-    try:
-        values = [int(v) for v in text.split(",") if v.strip()]
-    except ValueError:
-        raise click.BadParameter(f"{text!r}: a comma-separated list of whole numbers, e.g. 1,2,4,8",
-                                 param_hint="--budget") from None
-    if not values or any(v < 1 for v in values):
-        raise click.BadParameter("budgets must be whole numbers >= 1", param_hint="--budget")
-    return list(dict.fromkeys(values))
+    return parse_budgets(text)
 
 
 def _noises(text: str) -> list:
@@ -465,15 +470,15 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
               help="Environment variable that holds the API key.")
 @click.option("--reasoning-effort", default=None, help="Passed to the endpoint (e.g. low, medium, high).")
-@click.option("--temperature", type=float, default=None, help="Sampling temperature, where supported.")
+@click.option("--temperature", type=TEMPERATURE, default=None, help="Sampling temperature, where supported.")
 @click.option("--max-tokens", type=click.IntRange(1), default=None, help="Completion token cap per call.")
-@click.option("--timeout", type=float, default=120.0, show_default=True, help="Seconds per LLM call.")
+@click.option("--timeout", type=SECONDS, default=120.0, show_default=True, help="Seconds per LLM call.")
 @click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True,
               help="Retries of an infrastructure fault (429, 5xx, timeouts) per call.")
 @click.option("--no-structured", is_flag=True, help="Do not ask the endpoint for structured outputs.")
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None,
               help="Model registry (prices, cutoffs) to use instead of the bundled one.")
-@click.option("--max-cost", type=float, default=None,
+@click.option("--max-cost", type=DOLLARS, default=None,
               help="Dollars: stop starting new episodes once the run folder has spent this much.")
 @click.option("--window", default=None, metavar="FROM..TO",
               help="Keep only Temporal cards whose journal and preprint dates fall in this window "
@@ -528,6 +533,8 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
         find_cards(config.paths)
     except CardPathError as exc:
         raise click.UsageError(str(exc))
+    from .options import check_output_folder
+    check_output_folder(config.out, "--out")
     if window:
         from .collection import parse_window
         try:
@@ -590,10 +597,10 @@ def eval_cmd(paths, player, settings, envs, protocols, budgets, reps, max_steps,
 @click.option("--base-url", default=None, help="OpenAI-compatible endpoint of the judges.")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True)
 @click.option("--reasoning-effort", default=None)
-@click.option("--temperature", type=float, default=None, help="Sampling temperature, where supported.")
+@click.option("--temperature", type=TEMPERATURE, default=None, help="Sampling temperature, where supported.")
 @click.option("--max-tokens", type=click.IntRange(1), default=None, help="Completion token cap per call.")
 @click.option("--no-structured", is_flag=True, help="Do not ask the endpoint for structured outputs.")
-@click.option("--timeout", type=float, default=120.0, show_default=True)
+@click.option("--timeout", type=SECONDS, default=120.0, show_default=True)
 @click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True)
 @click.option("--concurrency", default=4, show_default=True, type=click.IntRange(1, 256))
 @click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None)
@@ -673,6 +680,9 @@ def report(run_dirs, fmt, tables, html_file, plots_dir, title):
 
     from .report import TABLES, RunFolderError, build_tables, load_runs, render, report_json, write_html
 
+    if plots_dir:
+        from .options import check_output_folder
+        check_output_folder(plots_dir, "--plots")
     for name in tables:
         if name not in TABLES:
             raise click.BadParameter(f"{name!r} is not one of {', '.join(TABLES)}", param_hint="--table")
@@ -765,7 +775,7 @@ _CURATION_OPTIONS = [
     click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
                  help="Environment variable that holds the API key."),
     click.option("--reasoning-effort", default=None, help="Passed to the endpoint (e.g. low, medium, high)."),
-    click.option("--timeout", type=float, default=300.0, show_default=True, help="Seconds per LLM call."),
+    click.option("--timeout", type=SECONDS, default=300.0, show_default=True, help="Seconds per LLM call."),
     click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True,
                  help="Retries of an infrastructure fault per call."),
 ]

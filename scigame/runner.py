@@ -23,6 +23,7 @@ from .discovery import find_cards
 from .executors import make_executor
 from .players import PlayerFactory, make_player
 from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
+from .runlock import hold_run_lock
 from .store import Store
 
 
@@ -183,6 +184,11 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
     """
     folder = Path(config.out)
     folder.mkdir(parents=True, exist_ok=True)
+    with hold_run_lock(folder):  # a second eval of this folder stops here (runlock.py)
+        return await _run_locked(config, folder, on_progress, player)
+
+
+async def _run_locked(config: EvalConfig, folder: Path, on_progress, player) -> RunReport:
     player_name, factory = player or make_player(config.player, **dict(config.llm))
     executor = make_executor(config, factory)
     try:

@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
+from .errors import UserFacingError
 from .records import Episode, EpisodeKey, Usage, load_episode
 
 SCHEMA = """
@@ -162,6 +163,10 @@ def _b(value: Optional[bool]) -> Optional[int]:
     return None if value is None else int(value)
 
 
+class StoreError(UserFacingError):
+    """A run store that cannot be opened (damaged, empty, not SQLite)."""
+
+
 class Store:
     """Episodes of one run folder."""
 
@@ -169,12 +174,19 @@ class Store:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
-        self.db = sqlite3.connect(self.path, timeout=30.0)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self._migrate()
-        self.db.executescript(SCHEMA)
-        self.db.commit()
+        if self.path.exists() and self.path.stat().st_size == 0:
+            raise StoreError(f"{self.path} is empty (0 bytes), not a run store; move it away to start "
+                             "a new run in this folder")
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30.0)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self._migrate()
+            self.db.executescript(SCHEMA)
+            self.db.commit()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: not a readable run store ({exc}); move it away to start "
+                             "a new run in this folder") from None
 
     def _migrate(self) -> None:
         """Bring a store written before the control columns up to date: the

@@ -205,11 +205,15 @@ def with_law(expr: str) -> str:
 
 @pytest.mark.parametrize("expr,valid", [
     ("(" * 5000 + "G * m1 * m2 / r^n" + ")" * 5000, True),
-    ("-" * 3000 + "G * m1 * m2 / r^n", True),          # an even number of minus signs
-    ("- " * 3001 + "G * m1 * m2 / r^n", None),         # odd: negative force, still well-typed
-    ("G * m1 * m2 / r^n" + " + G * m1 * m2 / r^n" * 2000, True),
-    ("abs(" * 2000 + "G * m1 * m2 / r^n" + ")" * 2000, True),
-    ("G * m1 * m2 / r^n * " + "1^" * 3000 + "1", True),
+    ("-" * 60 + "G * m1 * m2 / r^n", True),            # an even number of minus signs
+    ("- " * 61 + "G * m1 * m2 / r^n", None),           # odd: negative force, still well-typed
+    ("-" * 3000 + "G * m1 * m2 / r^n", False),         # beyond limits.MAX_DEPTH: E104, not a crash
+    ("G * m1 * m2 / r^n" + " + G * m1 * m2 / r^n" * 100, True),   # a flat sum is one level
+    ("G * m1 * m2 / r^n" + " + G * m1 * m2 / r^n" * 2000, False),  # beyond limits.MAX_OPERATIONS
+    ("abs(" * 60 + "G * m1 * m2 / r^n" + ")" * 60, True),
+    ("abs(" * 2000 + "G * m1 * m2 / r^n" + ")" * 2000, False),
+    ("G * m1 * m2 / r^n * " + "1^" * 50 + "1", True),
+    ("G * m1 * m2 / r^n * " + "1^" * 3000 + "1", False),
     ("-" * 50000 + "G * m1 * m2 / r^n", False),        # too deep: an error, not a crash
     ("(" * 5000 + "G * m1 * m2 / r^n", False),         # unbalanced
     ("G * m1 * m2 / r^n * 1e999", False),
