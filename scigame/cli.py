@@ -317,7 +317,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
     players = {r["player"] for r in table}
     names = (("player",) if len(players) > 1 else ()) + (
         "collection", "setting", "environment", "protocol", "B", "n", "strict ESR", "weak ESR", "mean PS",
-        "SES", "valid", "invalid", "missing", "undet.", "breaks", "unfinished")
+        "form", "SES", "valid", "invalid", "missing", "undet.", "breaks", "unfinished")
     for col in names:
         t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
                                                     "protocol") else "right")
@@ -325,7 +325,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
         cells = ([r["player"]] if len(players) > 1 else []) + [
             r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
             str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
-            _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
+            _fmt(r.get("mean_form_credit")), _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
             str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
         t.add_row(*cells)
     console = Console(width=None if sys.stdout.isatty() else 200)
@@ -584,11 +584,12 @@ def report(run_dir, fmt, plots_dir):
     from rich.console import Console
     from rich.table import Table
     t = Table(title="per card")
-    for col in ("card", "setting", "environment", "n", "strict ESR", "weak ESR", "mean PS"):
+    for col in ("card", "setting", "environment", "n", "strict ESR", "weak ESR", "mean PS", "form"):
         t.add_column(col)
     for r in cards:
         t.add_row(r["card"], r["setting"], r["environment"], str(r["episodes"]),
-                  _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]))
+                  _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
+                  _fmt(r["mean_form_credit"]))
     Console(width=None if sys.stdout.isatty() else 200).print(t)
 
 

@@ -233,7 +233,8 @@ def judge(card: CompiledCard, env: str, action: Optional[Action], breaks: list[s
     if action is None:
         return Outcome(submitted=False, valid=False, reason="no submission", ps=0.0, weak=False,
                        strict=False, protocol_ok=protocol_ok, breaks=breaks, weak_success=False,
-                       strict_success=False, failure_mode="no_usable_answer", steps=steps,
+                       strict_success=False, form_credit=0.0, failure_mode="no_usable_answer",
+                       steps=steps,
                        wall_time=wall, usage=usage)
     predictor = action.submission.predictor
     score = card.score(predictor, env)
@@ -247,5 +248,6 @@ def judge(card: CompiledCard, env: str, action: Optional[Action], breaks: list[s
     return Outcome(submitted=True, valid=score.valid, reason=score.reason, ps=score.ps, weak=score.weak,
                    strict=score.strict, strict_reason=score.strict_reason, protocol_ok=protocol_ok,
                    breaks=breaks, weak_success=score.weak and protocol_ok,
-                   strict_success=strict_success, failure_mode=mode, steps=steps, wall_time=wall,
+                   strict_success=strict_success, form_credit=score.form_credit,
+                   failure_mode=mode, steps=steps, wall_time=wall,
                    usage=usage)

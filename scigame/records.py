@@ -150,6 +150,7 @@ class Outcome(_Record):
     breaks: list[str] = []
     weak_success: bool  # weak and the protocol was followed (weak ESR)
     strict_success: Optional[bool]  # strict and the protocol was followed (strict ESR)
+    form_credit: Optional[float] = None  # 1 - normalised tree edit distance to the law (0 if none)
     failure_mode: Optional[str] = None
     steps: int  # experiments proposed (adaptive) or observations given (fixed)
     wall_time: float

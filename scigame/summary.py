@@ -8,6 +8,9 @@ Counts are reported apart and never folded into a mean silently:
   undetermined  weak passes whose strict verdict sympy could not reach in time;
                 they are left out of the strict ESR's denominator
 Mean PS is over finished episodes, an invalid or missing answer counting 0.
+Mean form credit (1 - normalised tree edit distance between the submitted
+formula and the law, scigame.form_credit) likewise, an invalid or missing
+answer counting 0; episodes recorded before form credit existed are left out.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ from collections import defaultdict
 from pathlib import Path
 
 GROUP = ("player", "collection", "setting", "environment", "protocol", "budget")
-COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
+COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps",
+                   "mean_form_credit", "valid",
                    "invalid", "missing", "undetermined", "protocol_breaks", "mean_ses", "judged",
                    "input_tokens", "output_tokens", "cost_usd")
 
@@ -65,6 +69,7 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[di
             "weak_esr": sum(r["weak_success"] for r in done) / n if n else None,
             "strict_esr": sum(r["strict_success"] for r in decided) / len(decided) if decided else None,
             "mean_ps": sum(r["ps"] for r in done) / n if n else None,
+            "mean_form_credit": mean_form_credit(done),
             "valid": sum(1 for r in done if r["valid"]),
             "invalid": sum(1 for r in done if r["submitted"] and not r["valid"]),
             "missing": sum(1 for r in done if not r["submitted"]),
@@ -76,6 +81,20 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None) -> list[di
             "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
         })
     return out
+
+
+def form_credit(row: dict) -> float | None:
+    """An episode's form credit, from its stored record (None if it has none)."""
+    record = row.get("record")
+    if not record:
+        return None
+    outcome = json.loads(record).get("outcome") or {}
+    return outcome.get("form_credit")
+
+
+def mean_form_credit(rows: list[dict]) -> float | None:
+    values = [v for v in map(form_credit, rows) if v is not None]
+    return sum(values) / len(values) if values else None
 
 
 def _ses_columns(values: list[float]) -> dict:
@@ -114,7 +133,8 @@ def per_card(rows: list[dict]) -> list[dict]:
         out.append({"card": card, "setting": setting, "environment": env, "episodes": len(rs),
                     "weak_esr": sum(r["weak_success"] for r in rs) / len(rs),
                     "strict_esr": (sum(r["strict_success"] for r in decided) / len(decided)) if decided else None,
-                    "mean_ps": sum(r["ps"] for r in rs) / len(rs)})
+                    "mean_ps": sum(r["ps"] for r in rs) / len(rs),
+                    "mean_form_credit": mean_form_credit(rs)})
     return out
 
 

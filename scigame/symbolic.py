@@ -518,18 +518,33 @@ def _small(n: sympy.Rational) -> bool:
     return abs(n.p) <= _STRUCTURAL and n.q <= _STRUCTURAL
 
 
+def _noise_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
+                   symbols: dict[str, sympy.Symbol], points: dict[str, np.ndarray],
+                   worst: float | None = None) -> tuple[bool, str] | None:
+    """True when the difference is floating-point noise of the candidate's
+    literals (scigame.residue.noise_explains), else None."""
+    if worst is None:
+        worst = _worst_residue(diff, law, symbols, points)
+    if not _RESIDUE_ZERO < worst < 1e-9:
+        return None
+    moved = noise_explains(cand, law, symbols, points)
+    if moved is None:
+        return None
+    return True, (f"is the law up to floating-point noise in its literals: the "
+                  f"difference (relative size up to {worst:.2g} at the sample points) "
+                  f"goes away when its literals move by {moved:.2g} or less "
+                  f"(noise is up to {NOISE_REL:g})")
+
+
 def _residue_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
                      symbols: dict[str, sympy.Symbol], points: dict[str, np.ndarray]
                      ) -> tuple[bool | None, str]:
     """Judge a difference sympy could not remove, by high-precision evaluation."""
     worst = _worst_residue(diff, law, symbols, points)
     if worst > _RESIDUE_ZERO:
-        noise = noise_explains(cand, law, symbols, points) if worst < 1e-9 else None
+        noise = _noise_verdict(diff, cand, law, symbols, points, worst)
         if noise is not None:
-            return True, (f"is the law up to floating-point noise in its literals: the "
-                          f"difference (relative size up to {worst:.2g} at the sample points) "
-                          f"goes away when its literals move by {noise:.2g} or less "
-                          f"(noise is up to {NOISE_REL:g})")
+            return noise
         return False, (f"is not the law: it differs from the law by {show_residue(diff)} "
                        f"(relative size up to {worst:.2g} at the sample points)")
     tried = "expanding, simplifying, " + ", ".join(name for name, _ in TACTICS + LAST_RESORT)
@@ -599,6 +614,9 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     ratio = exp_form_ratio(cand, law)
     if ratio is not None:
         return _constant_factor(ratio - 1, tol_text, rel_tol)
+    noise = _noise_verdict(diff, cand, law, symbols, points)
+    if noise is not None:
+        return noise
 
     diff = sympy.simplify(diff)
     if diff == 0:
