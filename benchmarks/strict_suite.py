@@ -48,6 +48,7 @@ def _old_matcher(commit: str):
     path.write_text(text)
     spec = importlib.util.spec_from_file_location("old_symbolic", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules["old_symbolic"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 

@@ -25,8 +25,10 @@ import numpy as np
 import sympy
 
 from .compiler.trees import EXACT_ULPS, exact_constant
+from .identities import LAST_RESORT, TACTICS
 
-__all__ = ["NOISE_REL", "law_constants", "literal_number", "noise_explains", "show_residue"]
+__all__ = ["NOISE_REL", "RESIDUE_ZERO", "law_constants", "literal_number", "noise_explains",
+           "noise_verdict", "residue_verdict", "show_residue", "value_of", "worst_residue"]
 
 #: The largest relative error of a literal that counts as floating-point
 #: noise: a constant printed with 12 significant digits is off by at most
@@ -37,7 +39,13 @@ NOISE_REL = 1e-12
 #: taken to mean that fraction: 0.5 is 1/2, 0.3333333333333333 is 1/3.
 NICE_DENOMINATOR = 1000
 _STRUCTURAL = 12
-_DIGITS = 60
+# A leftover difference smaller than this (relative to the law, evaluated with
+# _RESIDUE_DIGITS digits on exact constants) is numerically zero: most likely
+# an identity sympy missed, reported as undecided rather than guessed True.
+_RESIDUE_DIGITS = 60
+RESIDUE_ZERO = 1e-40
+_RESIDUE_POINTS = 16
+
 
 
 def _structural(n: sympy.Rational) -> bool:
@@ -101,7 +109,7 @@ def noise_explains(cand: sympy.Expr, law: sympy.Expr, symbols: dict[str, sympy.S
     jac = [_evaluator(sympy.diff(perturbed, e), args) for e in eps]
     f_diff, f_law = _evaluator(cand - law, args), _evaluator(law, args)
     rows, rhs = [], []
-    with mpmath.workdps(_DIGITS):
+    with mpmath.workdps(_RESIDUE_DIGITS):
         for i in range(n):
             xs = [mpmath.mpf(float(points[k][i])) for k in names] + zero
             try:
@@ -133,3 +141,62 @@ def show_residue(diff: sympy.Expr, limit: int = 160) -> str:
     if text in ("0", "0.0", "-0.0"):
         text = "a residue"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def value_of(e: sympy.Expr) -> complex | None:
+    """The numeric value of a constant expression, or None if not finite."""
+    try:
+        v = complex(e.evalf(30))
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v.real) and math.isfinite(v.imag) else None
+
+
+def worst_residue(diff: sympy.Expr, law: sympy.Expr, symbols: dict[str, sympy.Symbol],
+                   points: dict[str, np.ndarray]) -> float:
+    """The largest |diff| / |law| at the sample points, to 60 digits."""
+    n = min(_RESIDUE_POINTS, len(next(iter(points.values()), [])))
+    worst = 0.0
+    for i in range(max(n, 1)):
+        subs = {symbols[k]: sympy.Rational(Fraction(float(v[i]))) for k, v in points.items()}
+        d = value_of(diff.evalf(_RESIDUE_DIGITS, subs=subs))
+        g = value_of(law.evalf(_RESIDUE_DIGITS, subs=subs))
+        if d is None or g is None:
+            continue
+        worst = max(worst, abs(d) / abs(g) if g else abs(d))
+    return worst
+
+
+def noise_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
+                   symbols: dict[str, sympy.Symbol], points: dict[str, np.ndarray],
+                   worst: float | None = None) -> tuple[bool, str] | None:
+    """True when the difference is floating-point noise of the candidate's
+    literals (scigame.residue.noise_explains), else None."""
+    if worst is None:
+        worst = worst_residue(diff, law, symbols, points)
+    if not RESIDUE_ZERO < worst < 1e-9:
+        return None
+    moved = noise_explains(cand, law, symbols, points)
+    if moved is None:
+        return None
+    return True, (f"is the law up to floating-point noise in its literals: the "
+                  f"difference (relative size up to {worst:.2g} at the sample points) "
+                  f"goes away when its literals move by {moved:.2g} or less "
+                  f"(noise is up to {NOISE_REL:g})")
+
+
+def residue_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
+                     symbols: dict[str, sympy.Symbol], points: dict[str, np.ndarray]
+                     ) -> tuple[bool | None, str]:
+    """Judge a difference sympy could not remove, by high-precision evaluation."""
+    worst = worst_residue(diff, law, symbols, points)
+    if worst > RESIDUE_ZERO:
+        noise = noise_verdict(diff, cand, law, symbols, points, worst)
+        if noise is not None:
+            return noise
+        return False, (f"is not the law: it differs from the law by {show_residue(diff)} "
+                       f"(relative size up to {worst:.2g} at the sample points)")
+    tried = "expanding, simplifying, " + ", ".join(name for name, _ in TACTICS + LAST_RESORT)
+    return None, ("is undecided: it agrees with the law to "
+                  f"{_RESIDUE_DIGITS} digits at the sample points, but sympy could not "
+                  f"show that {show_residue(diff)} is zero (tried {tried})")

@@ -42,8 +42,9 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import sympy
 
-from .identities import LAST_RESORT, TACTICS, exp_form_ratio, prove_zero
-from .residue import NOISE_REL, law_constants, literal_number, noise_explains, show_residue
+from .identities import LAST_RESORT, exp_form_ratio, prove_zero
+from .residue import (law_constants, literal_number, noise_verdict, residue_verdict,
+                      show_residue, value_of as _value, worst_residue)
 
 __all__ = [
     "StrictVerdict",
@@ -349,12 +350,6 @@ def _numeric_precheck(candidate: Any, reference: Any, points: dict[str, np.ndarr
 # Candidate numbers this simple are structure (exponents, halves), not
 # measured constants, and are never snapped onto a law constant.
 _STRUCTURAL = 12
-# A leftover difference smaller than this (relative to the law, evaluated with
-# _RESIDUE_DIGITS digits on exact constants) is numerically zero: most likely
-# an identity sympy missed, reported as undecided rather than guessed True.
-_RESIDUE_DIGITS = 60
-_RESIDUE_ZERO = 1e-40
-_RESIDUE_POINTS = 16
 
 
 #: Exponents must match the law's to this relative precision (they are form,
@@ -364,15 +359,6 @@ EXPONENT_TOL = 1e-9
 
 def _is_constant(e: sympy.Expr) -> bool:
     return not e.free_symbols
-
-
-def _value(e: sympy.Expr) -> complex | None:
-    """The numeric value of a constant expression, or None if not finite."""
-    try:
-        v = complex(e.evalf(30))
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v.real) and math.isfinite(v.imag) else None
 
 
 def _close(a: sympy.Expr, b: sympy.Expr, tol: float) -> bool:
@@ -490,21 +476,6 @@ def _same_rational_function(a: sympy.Expr, b: sympy.Expr,
     return equal_within(na, nb, tol) and equal_within(da, db, tol)
 
 
-def _worst_residue(diff: sympy.Expr, law: sympy.Expr, symbols: dict[str, sympy.Symbol],
-                   points: dict[str, np.ndarray]) -> float:
-    """The largest |diff| / |law| at the sample points, to 60 digits."""
-    n = min(_RESIDUE_POINTS, len(next(iter(points.values()), [])))
-    worst = 0.0
-    for i in range(max(n, 1)):
-        subs = {symbols[k]: sympy.Rational(Fraction(float(v[i]))) for k, v in points.items()}
-        d = _value(diff.evalf(_RESIDUE_DIGITS, subs=subs))
-        g = _value(law.evalf(_RESIDUE_DIGITS, subs=subs))
-        if d is None or g is None:
-            continue
-        worst = max(worst, abs(d) / abs(g) if g else abs(d))
-    return worst
-
-
 def _free_numbers(cand: sympy.Expr, law_numbers: set) -> set:
     """Candidate numbers that may stand for a law constant within the
     tolerance: not the law's own and not exponents that are simple fractions
@@ -516,41 +487,6 @@ def _free_numbers(cand: sympy.Expr, law_numbers: set) -> set:
 
 def _small(n: sympy.Rational) -> bool:
     return abs(n.p) <= _STRUCTURAL and n.q <= _STRUCTURAL
-
-
-def _noise_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
-                   symbols: dict[str, sympy.Symbol], points: dict[str, np.ndarray],
-                   worst: float | None = None) -> tuple[bool, str] | None:
-    """True when the difference is floating-point noise of the candidate's
-    literals (scigame.residue.noise_explains), else None."""
-    if worst is None:
-        worst = _worst_residue(diff, law, symbols, points)
-    if not _RESIDUE_ZERO < worst < 1e-9:
-        return None
-    moved = noise_explains(cand, law, symbols, points)
-    if moved is None:
-        return None
-    return True, (f"is the law up to floating-point noise in its literals: the "
-                  f"difference (relative size up to {worst:.2g} at the sample points) "
-                  f"goes away when its literals move by {moved:.2g} or less "
-                  f"(noise is up to {NOISE_REL:g})")
-
-
-def _residue_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
-                     symbols: dict[str, sympy.Symbol], points: dict[str, np.ndarray]
-                     ) -> tuple[bool | None, str]:
-    """Judge a difference sympy could not remove, by high-precision evaluation."""
-    worst = _worst_residue(diff, law, symbols, points)
-    if worst > _RESIDUE_ZERO:
-        noise = _noise_verdict(diff, cand, law, symbols, points, worst)
-        if noise is not None:
-            return noise
-        return False, (f"is not the law: it differs from the law by {show_residue(diff)} "
-                       f"(relative size up to {worst:.2g} at the sample points)")
-    tried = "expanding, simplifying, " + ", ".join(name for name, _ in TACTICS + LAST_RESORT)
-    return None, ("is undecided: it agrees with the law to "
-                  f"{_RESIDUE_DIGITS} digits at the sample points, but sympy could not "
-                  f"show that {show_residue(diff)} is zero (tried {tried})")
 
 
 _PIECEWISE_FUNCTIONS = (sympy.Abs, sympy.Min, sympy.Max, sympy.sign, sympy.Heaviside)
@@ -586,7 +522,7 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
         # exponents that are simple fractions): no constant can be rounded,
         # so a difference beyond the tolerance is a real one. (This spares
         # sympy's simplify, which can run for minutes on x^1.01 forms.)
-        worst = _worst_residue(diff, law, symbols, points)
+        worst = worst_residue(diff, law, symbols, points)
         if worst > rel_tol:
             return False, (f"is not the law: it differs from the law by "
                            f"{show_residue(diff)} (relative size up to {worst:.2g} at the "
@@ -606,7 +542,7 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
         if _same_rational_function(cand, law, gens, rel_tol):
             return True, ("is the law as a ratio of polynomials, constants "
                           f"within {tol_text}")
-        return _residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
+        return residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
 
     proof = prove_zero(diff)
     if proof is not None:
@@ -614,7 +550,7 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     ratio = exp_form_ratio(cand, law)
     if ratio is not None:
         return _constant_factor(ratio - 1, tol_text, rel_tol)
-    noise = _noise_verdict(diff, cand, law, symbols, points)
+    noise = noise_verdict(diff, cand, law, symbols, points)
     if noise is not None:
         return noise
 
@@ -635,7 +571,7 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     proof = prove_zero(diff, LAST_RESORT)
     if proof is not None:
         return True, f"is the law: candidate - law is 0 with {proof}"
-    return _residue_verdict(diff, cand, law, symbols, points)
+    return residue_verdict(diff, cand, law, symbols, points)
 
 
 def _constant_factor(excess: sympy.Expr, tol_text: str, rel_tol: float) -> tuple[bool, str]:
