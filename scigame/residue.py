@@ -153,18 +153,47 @@ def value_of(e: sympy.Expr) -> complex | None:
 
 
 def worst_residue(diff: sympy.Expr, law: sympy.Expr, symbols: dict[str, sympy.Symbol],
-                   points: dict[str, np.ndarray]) -> float:
-    """The largest |diff| / |law| at the sample points, to 60 digits."""
-    n = min(_RESIDUE_POINTS, len(next(iter(points.values()), [])))
+                  points: dict[str, np.ndarray]) -> float:
+    """The largest |diff| / |law| at the sample points, to 60 digits or more
+    (mpmath at 80 digits; sympy's evalf where mpmath cannot evaluate)."""
+    n = max(min(_RESIDUE_POINTS, len(next(iter(points.values()), []))), 1)
+    try:
+        pairs = _mpmath_values(diff, law, symbols, points, n)
+    except Exception:  # a function mpmath lacks (Heaviside, round): evalf it
+        pairs = _evalf_values(diff, law, symbols, points, n)
     worst = 0.0
-    for i in range(max(n, 1)):
-        subs = {symbols[k]: sympy.Rational(Fraction(float(v[i]))) for k, v in points.items()}
-        d = value_of(diff.evalf(_RESIDUE_DIGITS, subs=subs))
-        g = value_of(law.evalf(_RESIDUE_DIGITS, subs=subs))
+    for d, g in pairs:
         if d is None or g is None:
             continue
         worst = max(worst, abs(d) / abs(g) if g else abs(d))
     return worst
+
+
+def _mpmath_values(diff, law, symbols, points, n) -> list:
+    names = sorted(symbols)
+    args = [symbols[k] for k in names]
+    f_diff, f_law = _evaluator(diff, args), _evaluator(law, args)
+    out = []
+    with mpmath.workdps(_RESIDUE_DIGITS + 20):
+        for i in range(n):
+            xs = [mpmath.mpf(float(points[k][i])) for k in names]
+            try:
+                d, g = complex(f_diff(*xs)), complex(f_law(*xs))
+            except (ZeroDivisionError, ValueError, OverflowError):
+                out.append((None, None))
+                continue
+            finite = all(math.isfinite(v.real) and math.isfinite(v.imag) for v in (d, g))
+            out.append((d, g) if finite else (None, None))
+    return out
+
+
+def _evalf_values(diff, law, symbols, points, n) -> list:
+    out = []
+    for i in range(n):
+        subs = {symbols[k]: sympy.Rational(Fraction(float(v[i]))) for k, v in points.items()}
+        out.append((value_of(diff.evalf(_RESIDUE_DIGITS, subs=subs)),
+                    value_of(law.evalf(_RESIDUE_DIGITS, subs=subs))))
+    return out
 
 
 def noise_verdict(diff: sympy.Expr, cand: sympy.Expr, law: sympy.Expr,
