@@ -15,6 +15,7 @@ again such a decimal. So `2*pi` stays `2*acos(-1)` and the degree factor is
 
 from __future__ import annotations
 
+import functools
 import math
 from decimal import Decimal
 from fractions import Fraction
@@ -50,6 +51,7 @@ def _short_decimal(value: float, ulps: float) -> Fraction | None:
     return None
 
 
+@functools.lru_cache(maxsize=65536)
 def exact_constant(value: float, ulps: float = EXACT_ULPS) -> tuple[Fraction, int]:
     """The exact constant a float stands for, as (q, k) meaning q·π^k.
 

@@ -17,6 +17,7 @@ of 1e-12 of a literal produces it.
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -52,7 +53,8 @@ def _structural(n: sympy.Rational) -> bool:
     return abs(int(n.p)) <= _STRUCTURAL and int(n.q) <= _STRUCTURAL
 
 
-def law_constants(law: sympy.Expr) -> list[tuple[float, sympy.Expr]]:
+@functools.lru_cache(maxsize=1024)
+def law_constants(law: sympy.Expr) -> tuple[tuple[float, sympy.Expr], ...]:
     """Every constant subexpression of the law (and its negative and
     reciprocal) with its double value, for double-precision matching."""
     found: dict[sympy.Expr, float] = {}
@@ -70,7 +72,7 @@ def law_constants(law: sympy.Expr) -> list[tuple[float, sympy.Expr]]:
                     continue
                 if math.isfinite(value) and value != 0:
                     found.setdefault(form, value)
-    return [(v, c) for c, v in found.items()]
+    return tuple((v, c) for c, v in found.items())
 
 
 def literal_number(value: float, constants: list[tuple[float, sympy.Expr]] = ()) -> sympy.Expr:
