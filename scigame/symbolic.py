@@ -517,18 +517,6 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     diff = cand - law
     if diff == 0:
         return True, f"is the law: the same expression, constants within {tol_text}"
-    if exact_candidate:
-        # The candidate has every number of the law and no other (save
-        # exponents that are simple fractions): no constant can be rounded,
-        # so a difference beyond the tolerance is a real one. (This spares
-        # sympy's simplify, which can run for minutes on x^1.01 forms.)
-        worst = worst_residue(diff, law, symbols, points)
-        if worst > rel_tol:
-            return False, (f"is not the law: it differs from the law by "
-                           f"{show_residue(diff)} (relative size up to {worst:.2g} at the "
-                           f"sample points, beyond the tolerance {tol_text}, with every "
-                           f"number of the law in place and no other numbers)")
-
     if equal_within(_expand_all(cand), law_expanded, rel_tol):
         return True, f"is the law once expanded, constants within {tol_text}"
     diff = _expand_all(diff)
@@ -543,6 +531,18 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
             return True, ("is the law as a ratio of polynomials, constants "
                           f"within {tol_text}")
         return residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
+
+    if exact_candidate:
+        # The candidate has every number of the law and no other (save
+        # exponents that are simple fractions): no constant can be rounded,
+        # so a difference beyond the tolerance is a real one. (This spares
+        # sympy's simplify, which can run for minutes on x^1.01 forms.)
+        worst = worst_residue(diff, law, symbols, points)
+        if worst > rel_tol:
+            return False, (f"is not the law: it differs from the law by "
+                           f"{show_residue(diff)} (relative size up to {worst:.2g} at the "
+                           f"sample points, beyond the tolerance {tol_text}, with every "
+                           f"number of the law in place and no other numbers)")
 
     proof = prove_zero(diff)
     if proof is not None:
