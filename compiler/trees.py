@@ -5,19 +5,121 @@ The same JSON shape as a player's predictor (SPEC.md): a number,
 inlined, SI factors made explicit, so a tree maps the numbers a player sees
 to the number the player must predict. Used for the Identification
 candidate G(x; s) and as the reference for strict symbolic scoring.
+
+Law trees are **exact**: a number leaf means the decimal it prints as
+(`9.81` is 981/100), π is the node `acos(-1)` (which numpy and sympy both
+evaluate to π), and constants are folded only where the exact result is
+again such a decimal. So `2*pi` stays `2*acos(-1)` and the degree factor is
+`acos(-1)/180`, never a 15-digit approximation (see `exact_constant`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from decimal import Decimal
+from fractions import Fraction
+from typing import Optional
 
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary
 
 Tree = object  # float | {"var": str} | {"op": str, "args": list}
 
+#: The tree of π: acos(-1) is π exactly for sympy and 3.141592653589793 for numpy.
+PI_TREE = {"op": "acos", "args": [-1.0]}
 
-def _num(value: float) -> float:
-    return float(value)
+#: A float within this many units in the last place of an exact constant
+#: (a short decimal, or a simple multiple of π) is read as that constant:
+#: one or two roundings (a card value times an SI factor) stay inside it.
+EXACT_ULPS = 4
+#: Decimals of at most this many significant digits are candidates: card
+#: literals and SI factors are short; a random double is within a few ulps
+#: of such a decimal with odds below 1e-4.
+_SHORT_DIGITS = 12
+_PI_DENOMINATOR = 1000
+#: Fractions up to this denominator are candidates too: a card value times
+#: an SI factor such as 1/3600 (0.7 [1/h] is 7/36000 s^-1).
+_DENOMINATOR = 10 ** 6
+
+
+def _short_decimal(value: float, ulps: float) -> Fraction | None:
+    """The shortest decimal (<= 12 digits) within `ulps` ulps of `value`."""
+    slack = ulps * math.ulp(value)
+    for digits in range(1, _SHORT_DIGITS + 1):
+        d = Decimal(f"{value:.{digits}g}")
+        if abs(float(d) - value) <= slack:
+            return Fraction(d)
+    return None
+
+
+@functools.lru_cache(maxsize=65536)
+def exact_constant(value: float, ulps: float = EXACT_ULPS) -> tuple[Fraction, int]:
+    """The exact constant a float stands for, as (q, k) meaning q·π^k.
+
+    A float within `ulps` ulps of a short decimal is that decimal
+    (`0.30000000000000004` is 3/10); one within `ulps` ulps of a short
+    decimal or a simple fraction (denominator <= 1000) times π is that
+    multiple of π (`0.017453292519943295` is π/180, `6.283185307179586` is
+    2π); one within `ulps` ulps of a fraction with denominator up to 10^6 is
+    that fraction (`0.7/3600` is 7/36000). Any other float is the decimal it
+    prints as (k = 0).
+    """
+    if value == 0 or not math.isfinite(value):
+        return Fraction(0 if value == 0 else repr(value)), 0
+    short = _short_decimal(value, ulps)
+    if short is not None:
+        return short, 0
+    slack = ulps * math.ulp(value)
+    ratio = value / math.pi
+    nice = Fraction(ratio).limit_denominator(_PI_DENOMINATOR)
+    for q in (nice, _short_decimal(ratio, ulps)):
+        if q is not None and q != 0 and abs(float(q) * math.pi - value) <= slack:
+            return q, 1
+    fraction = Fraction(value).limit_denominator(_DENOMINATOR)
+    if abs(float(fraction) - value) <= slack:
+        return fraction, 0
+    return Fraction(repr(value)), 0
+
+
+def _representable(q: Fraction) -> bool:
+    """Whether a float leaf can carry `q` exactly (its repr is q)."""
+    try:
+        f = float(q)
+    except OverflowError:
+        return False
+    return math.isfinite(f) and Fraction(repr(f)) == q
+
+
+def _check_finite(op: str, q: Optional[Fraction]) -> None:
+    """Raise FoldError when exact constants fold to a number beyond a float."""
+    if q is None:
+        return
+    try:
+        f = float(q)
+    except OverflowError:
+        f = math.inf
+    if not math.isfinite(f):
+        what = {"add": "terms add", "mul": "factors multiply"}.get(op, f"`{op}` gives a result")
+        raise FoldError(f"its constant {what} up to a number beyond the floating-point range")
+
+
+def _rational_tree(q: Fraction) -> Tree:
+    if _representable(q):
+        return float(q)
+    return {"op": "div", "args": [float(q.numerator), float(q.denominator)]}
+
+
+def _num(value: float) -> Tree:
+    """A float of the checked card (SI value, factor) as an exact tree."""
+    q, k = exact_constant(float(value))
+    if k == 0:
+        return _rational_tree(q)
+    if q == 1:
+        return PI_TREE
+    if _representable(q):
+        return {"op": "mul", "args": [float(q), PI_TREE]}
+    num = PI_TREE if q.numerator == 1 else {"op": "mul", "args": [float(q.numerator), PI_TREE]}
+    return {"op": "div", "args": [num, float(q.denominator)]}
 
 
 def _scale(tree: Tree, factor: float) -> Tree:
@@ -62,23 +164,78 @@ def law_tree(card: CheckedCard, env: Environment, output: str) -> Tree:
     return simplify_tree(tree if out_factor == 1.0 else {"op": "div", "args": [tree, _num(out_factor)]})
 
 
-def _clean(value: float) -> float:
-    """Drop floating-point noise from unit conversions (0.019999999999999997
-    -> 0.02): 15 significant digits, well inside every tolerance."""
-    return float(f"{value:.15g}")
-
-
 def _is_const(t: Tree) -> bool:
     return not isinstance(t, dict)
 
 
-_FOLD = {
-    "add": lambda a: sum(a), "sub": lambda a: a[0] - a[1], "mul": lambda a: math.prod(a),
-    "div": lambda a: a[0] / a[1], "neg": lambda a: -a[0],
-    "pow": lambda a: a[0] ** a[1], "sqrt": lambda a: math.sqrt(a[0]), "exp": lambda a: math.exp(a[0]),
-    "log": lambda a: math.log(a[0]), "log10": lambda a: math.log10(a[0]), "sin": lambda a: math.sin(a[0]),
-    "cos": lambda a: math.cos(a[0]), "tan": lambda a: math.tan(a[0]),
-}
+def _exact(t: float) -> Fraction:
+    return Fraction(repr(float(t)))
+
+
+def _has_var(t: Tree) -> bool:
+    stack = [t]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "var" in node:
+                return True
+            stack.extend(node["args"])
+    return False
+
+
+def _fold_exact(op: str, args: list[Fraction]) -> Fraction | None:
+    """The exact value of `op` on exact numbers, or None when it is not a
+    rational (sqrt(2)), not defined, or not worth computing."""
+    try:
+        if op == "add":
+            return sum(args, Fraction(0))
+        if op == "mul":
+            return math.prod(args, start=Fraction(1))
+        if op == "sub":
+            return args[0] - args[1]
+        if op == "neg":
+            return -args[0]
+        if op == "div":
+            return args[0] / args[1]
+        if op == "pow" and args[1].denominator == 1 and abs(args[1]) <= 64:
+            return args[0] ** int(args[1])
+        if op == "sqrt" and args[0] >= 0:
+            n, d = args[0].numerator, args[0].denominator
+            rn, rd = math.isqrt(n), math.isqrt(d)
+            return Fraction(rn, rd) if rn * rn == n and rd * rd == d else None
+    except (ArithmeticError, ValueError):
+        return None
+    return None
+
+
+def _fold_leaves(op: str, leaves: list[float]) -> list[float]:
+    """The number leaves of a flat sum or product: one leaf when their exact
+    sum/product is a decimal a float carries, else all of them, unfolded."""
+    value = _fold_exact(op, [_exact(a) for a in leaves])
+    _check_finite(op, value)
+    if value is not None and _representable(value):
+        return [float(value)]
+    return leaves
+
+
+def _flat(op: str, args: list[Tree]) -> Tree:
+    flat = []
+    for a in args:
+        flat.extend(a["args"] if isinstance(a, dict) and a.get("op") == op else [a])
+    leaves = _fold_leaves(op, [a for a in flat if _is_const(a)]) if any(map(_is_const, flat)) else []
+    rest = [a for a in flat if not _is_const(a)]
+    unit = 0.0 if op == "add" else 1.0
+    if op == "mul" and any(a == 0.0 for a in leaves):
+        return 0.0
+    leaves = [a for a in leaves if a != unit]
+    if op == "mul":
+        # constants first, constant subtrees (pi) before the variable factors
+        rest = leaves + sorted(rest, key=_has_var)
+    else:
+        rest = rest + leaves
+    if not rest:
+        return unit
+    return rest[0] if len(rest) == 1 else {"op": op, "args": rest}
 
 
 class FoldError(ArithmeticError):
@@ -86,37 +243,23 @@ class FoldError(ArithmeticError):
 
 
 def simplify_tree(tree: Tree) -> Tree:
-    """Fold constants, drop factors of 1 and terms of 0, flatten sums and
-    products. The value is unchanged (up to the 15-digit cleaning)."""
+    """Fold constants exactly, drop factors of 1 and terms of 0, flatten
+    sums and products. The value is unchanged, exactly: a constant
+    subexpression is folded only when its exact value is a decimal that a
+    float leaf carries (2*9.81 is 19.62; 2*pi and sqrt(9.81) stay trees)."""
     if _is_const(tree):
-        return _clean(tree)
+        return float(tree)
     if "var" in tree:
         return tree
     op = tree["op"]
     args = [simplify_tree(a) for a in tree["args"]]
     if op in ("add", "mul"):
-        flat = []
-        for a in args:
-            flat.extend(a["args"] if isinstance(a, dict) and a.get("op") == op else [a])
-        consts = [a for a in flat if _is_const(a)]
-        rest = [a for a in flat if not _is_const(a)]
-        c = _clean(_FOLD[op](consts)) if consts else (0.0 if op == "add" else 1.0)
-        if not math.isfinite(c):
-            raise FoldError(f"its constant {'terms add' if op == 'add' else 'factors multiply'} up to {c}")
-        if op == "mul" and c == 0.0:
-            return 0.0
-        if (op == "add" and c != 0.0) or (op == "mul" and c != 1.0):
-            rest = [c] + rest if op == "mul" else rest + [c]
-        if not rest:
-            return c
-        return rest[0] if len(rest) == 1 else {"op": op, "args": rest}
-    if all(_is_const(a) for a in args) and op in _FOLD:
-        try:
-            value = _FOLD[op](args)
-            if isinstance(value, float) and math.isfinite(value):
-                return _clean(value)
-        except (ArithmeticError, ValueError):
-            pass
+        return _flat(op, args)
+    if all(_is_const(a) for a in args):
+        value = _fold_exact(op, [_exact(a) for a in args])
+        _check_finite(op, value)
+        if value is not None and _representable(value):
+            return float(value)
     if op == "div" and _is_const(args[1]) and args[1] == 1.0:
         return args[0]
     if op == "div" and _is_const(args[0]) and args[0] == 0.0:
@@ -137,6 +280,8 @@ def tree_text(tree: Tree) -> str:
             return t["var"]
         if not isinstance(t, dict):
             return f"{t:.10g}"
+        if t == PI_TREE:
+            return "pi"
         op, args = t["op"], t["args"]
         if op == "neg":
             s = "-" + go(args[0], 3)

@@ -406,7 +406,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
     ood = any(r.get("mean_ps_ood") is not None for r in table)
     names = (("player",) if len(players) > 1 else ()) + (
         "collection", "setting", "environment", "protocol", "B", *controls, "n", "strict ESR", "weak ESR",
-        "mean PS", *(("PS ood", "weak ood") if ood else ()), "SES", "valid", "invalid", "missing", "undet.",
+        "mean PS", "form", *(("PS ood", "weak ood") if ood else ()), "SES", "valid", "invalid", "missing", "undet.",
         "breaks", "unfinished")
     for col in names:
         t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
@@ -416,6 +416,7 @@ def _print_summary(table: list[dict], failures: dict[str, int], usage: list[dict
             r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
             *(str(r[c]) for c in controls),
             str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
+            _fmt(r.get("mean_form_credit")),
             *((_fmt(r.get("mean_ps_ood")), _fmt(r.get("weak_ood"), True)) if ood else ()),
             _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
             str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]

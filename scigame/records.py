@@ -206,6 +206,7 @@ class Outcome(_Record):
     breaks: list[str] = []
     weak_success: bool  # weak and the protocol was followed (weak ESR)
     strict_success: Optional[bool]  # strict and the protocol was followed (strict ESR)
+    form_credit: Optional[float] = None  # 1 - normalised tree edit distance to the law (0 if none)
     failure_mode: Optional[str] = None
     steps: int  # experiments proposed (adaptive) or observations given (fixed)
     wall_time: float
@@ -243,10 +244,13 @@ class EpisodeKey(_Record):
         return (self.card_hash, self.environment, self.setting, self.protocol, self.budget,
                 self.repetition, self.player, noise_column(self.noise), self.context, self.distractors)
 
+    #: The store's spelling of the default controls (rows written before them read so).
+    CONTROL_DEFAULTS: ClassVar[dict] = {"noise": "card", "context": "full", "distractors": 0}
+
     @classmethod
     def row_key(cls, row) -> tuple:
         """The key of a store row (a mapping with the COLUMNS), as `as_tuple` gives it."""
-        return tuple(row[c] for c in cls.COLUMNS)
+        return tuple(row[c] if c in row else cls.CONTROL_DEFAULTS[c] for c in cls.COLUMNS)
 
     def replay_key(self) -> tuple:
         """The key without the player: the same episode played by another player."""

@@ -6,6 +6,8 @@
     strict = weak and, for every output, the predictor is the law
              symbolically (scigame.symbolic.strict_match); None when sympy
              could not decide in time
+    form_credit = per output 1 - normalised tree edit distance to the law
+             (scigame.form_credit), 1 where strict; the mean over outputs
 
 An invalid predictor is rejected whole: PS 0, weak and strict false.
 """
@@ -25,6 +27,7 @@ class OutputScore(BaseModel):
     mean_error: float
     strict: Optional[bool] = None
     strict_reason: str = ""
+    form_credit: float = 0.0
 
 
 class Score(BaseModel):
@@ -43,6 +46,7 @@ class Score(BaseModel):
     #: On the out-of-domain set (cards with `evaluation N ood F`); None without one.
     ps_ood: Optional[float] = None
     weak_ood: Optional[bool] = None
+    form_credit: float = 0.0  # mean over outputs; 0 for an invalid predictor
 
 
 def scaled_errors(predicted: np.ndarray, truth: np.ndarray, tol_abs: float, tol_rel: float) -> np.ndarray:
@@ -78,6 +82,7 @@ def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> S
         errors.append(e)
         per_output[o.name] = OutputScore(max_error=float(e.max()), mean_error=float(e.mean()))
     ps = prediction_score(errors)
+    credit = _form_credits(card, clean, env, per_output)
     weak = all(s.max_error <= 1.0 for s in per_output.values())
     if not weak:
         for name, out in per_output.items():
@@ -88,10 +93,14 @@ def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> S
         return Score(environment=env, valid=True, ps=ps, weak=False, strict=False,
                      strict_reason=f"not weak: the largest scaled error of {worst} is "
                                    f"{per_output[worst].max_error:.3g} > 1",
-                     points=n, outputs=per_output, **ood)
+                     points=n, outputs=per_output, form_credit=credit, **ood)
     strict, reason = _strict(card, clean, env, per_output, strict_timeout)
+    for out in per_output.values():
+        if out.strict:
+            out.form_credit = 1.0  # the law, whatever its written form
+    credit = sum(o.form_credit for o in per_output.values()) / len(per_output)
     return Score(environment=env, valid=True, ps=ps, weak=True, strict=strict, strict_reason=reason,
-                 points=n, outputs=per_output, **ood)
+                 points=n, outputs=per_output, form_credit=credit, **ood)
 
 
 def _ood_score(card, predictor: dict, env: str) -> dict:
@@ -114,6 +123,25 @@ def _ood_score(card, predictor: dict, env: str) -> dict:
     return {"ps_ood": prediction_score(errors), "weak_ood": bool(all(e.max() <= 1.0 for e in errors))}
 
 
+
+
+def _variables(card):
+    from .symbolic import Variable
+    return [Variable(s.name, s.domain.lo, s.domain.hi, s.domain.kind in ("integer",))
+            for s in card.data.inputs]
+
+
+def _form_credits(card, predictor: dict, env: str, per_output: dict[str, OutputScore]) -> float:
+    """Each output's form credit against the world's law; their mean."""
+    from .form_credit import form_credit
+
+    variables = _variables(card)
+    for o in card.data.outputs:
+        reference = card.data.environments[env].laws[o.name]
+        per_output[o.name].form_credit = form_credit(predictor[o.name], reference, variables)
+    return sum(o.form_credit for o in per_output.values()) / len(per_output)
+
+
 #: Strict verdicts already reached in this process, keyed by card, world,
 #: output and the predictor tree's canonical JSON: repetitions that submit the
 #: same tree do not pay for sympy again. Undecided verdicts are not kept.
@@ -124,10 +152,9 @@ def _strict(card, predictor: dict, env: str, per_output: dict[str, OutputScore],
             timeout: float) -> tuple[Optional[bool], str]:
     import json
 
-    from .symbolic import Variable, strict_match
+    from .symbolic import strict_match
 
-    variables = [Variable(s.name, s.domain.lo, s.domain.hi, s.domain.kind in ("integer",))
-                 for s in card.data.inputs]
+    variables = _variables(card)
     verdicts = []
     for o in card.data.outputs:
         reference = card.data.environments[env].laws[o.name]

@@ -12,8 +12,9 @@ Mean PS is over finished episodes, an invalid or missing answer counting 0.
 
 The grouping axes are the episode key's fields (`axes`): a field a newer
 run has and an older one lacks (say a noise level) is grouped on when any
-row has it, and shown as None for the rows without it. A per-episode
-`form_credit` is averaged when the rows carry one.
+row has it, and shown as None for the rows without it. Mean form credit (1 - normalised tree edit distance between the submitted
+formula and the law, scigame.form_credit) likewise, an invalid or missing
+answer counting 0; episodes recorded before form credit existed are left out.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from .records import EpisodeKey
 
 #: The cell of the paper's tables, then the experimental controls with their defaults.
 CELL = ("player", "collection", "setting", "environment", "protocol", "budget")
-CONTROLS = {"noise": "card", "context": "full", "distractors": 0}
+CONTROLS = EpisodeKey.CONTROL_DEFAULTS
 GROUP = CELL + tuple(CONTROLS)
-COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "valid",
+COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "mean_form_credit", "valid",
                    "invalid", "missing", "undetermined", "protocol_breaks", "mean_ps_ood", "weak_ood",
                    "mean_ses", "judged", "input_tokens", "output_tokens", "cost_usd")
 
@@ -79,7 +80,7 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None,
     ses = episode_ses(judgements or [])
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
-        groups[tuple(r.get(k) for k in group)].append(r)
+        groups[tuple(r.get(k, CONTROLS.get(k)) for k in group)].append(r)
     out = []
     for key in sorted(groups, key=lambda k: tuple(str(x) for x in k)):
         rs = groups[key]
@@ -94,6 +95,7 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None,
             "weak_esr": sum(r["weak_success"] for r in done) / n if n else None,
             "strict_esr": sum(r["strict_success"] for r in decided) / len(decided) if decided else None,
             "mean_ps": sum(r["ps"] for r in done) / n if n else None,
+            "mean_form_credit": mean_form_credit(done),
             "valid": sum(1 for r in done if r["valid"]),
             "invalid": sum(1 for r in done if r["submitted"] and not r["valid"]),
             "missing": sum(1 for r in done if not r["submitted"]),
@@ -104,7 +106,6 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None,
             "input_tokens": sum(r["input_tokens"] or 0 for r in done),
             "output_tokens": sum(r["output_tokens"] or 0 for r in done),
             "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
-            **_form_credit_column(done),
         })
     return out
 
@@ -118,13 +119,20 @@ def _ood_columns(rows: list[dict]) -> dict:
             "weak_ood": sum(r["weak_ood"] for r in rows) / len(rows)}
 
 
-def _form_credit_column(done: list[dict]) -> dict:
-    """`mean_form_credit` over the finished episodes that carry a form credit
-    (none at all: no column, so runs without it keep their shape)."""
-    values = [r["form_credit"] for r in done if r.get("form_credit") is not None]
-    if not any("form_credit" in r for r in done):
-        return {}
-    return {"mean_form_credit": sum(values) / len(values) if values else None, "form_credited": len(values)}
+def form_credit(row: dict) -> float | None:
+    """An episode's form credit: its row's, else its stored record's (None if it has none)."""
+    if row.get("form_credit") is not None:
+        return row["form_credit"]
+    record = row.get("record")
+    if not record:
+        return None
+    outcome = json.loads(record).get("outcome") or {}
+    return outcome.get("form_credit")
+
+
+def mean_form_credit(rows: list[dict]) -> float | None:
+    values = [v for v in map(form_credit, rows) if v is not None]
+    return sum(values) / len(values) if values else None
 
 
 def _ses_columns(values: list[float]) -> dict:
@@ -186,7 +194,8 @@ def per_card(rows: list[dict]) -> list[dict]:
         out.append({"card": card, "setting": setting, "environment": env, "episodes": len(rs),
                     "weak_esr": sum(r["weak_success"] for r in rs) / len(rs),
                     "strict_esr": (sum(r["strict_success"] for r in decided) / len(decided)) if decided else None,
-                    "mean_ps": sum(r["ps"] for r in rs) / len(rs)})
+                    "mean_ps": sum(r["ps"] for r in rs) / len(rs),
+                    "mean_form_credit": mean_form_credit(rs)})
     return out
 
 

@@ -42,6 +42,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 import sympy
 
+from .identities import LAST_RESORT, exp_form_ratio, prove_zero
+from .residue import (law_constants, literal_number, noise_verdict, residue_verdict,
+                      show_residue, value_of as _value, worst_residue)
+
 __all__ = [
     "StrictVerdict",
     "TreeError",
@@ -229,33 +233,21 @@ _SYMPY_OPS: dict[str, Callable] = {
     "round": RoundHalfEven,
 }
 
-# Floats this close (relative) to a fraction with a small denominator are
-# taken to mean that fraction: 0.5 is 1/2, 2.0 is 2, 0.3333333333333333 is 1/3.
-_NICE_DENOMINATOR = 1000
-_NICE_REL = 1e-12
-
-
-def _exact_number(value: float) -> sympy.Rational:
-    """A JSON number as an exact sympy Rational, preferring simple fractions."""
-    exact = Fraction(value)
-    nice = exact.limit_denominator(_NICE_DENOMINATOR)
-    if abs(exact - nice) <= _NICE_REL * abs(exact):
-        exact = nice
-    return sympy.Rational(exact.numerator, exact.denominator)
-
-
 def tree_to_sympy(tree: Any, symbols: dict[str, sympy.Symbol], *,
-                  exact: bool = False) -> sympy.Expr:
+                  exact: bool = False,
+                  constants: Sequence[tuple[float, sympy.Expr]] = ()) -> sympy.Expr:
     """Convert a predictor tree to a sympy expression over `symbols`.
 
     Numbers become sympy Floats (integers stay Integers), or, with
-    `exact=True`, exact Rationals: simple fractions where the float is one
-    (within 1e-12), otherwise the float's exact binary value. Raises
-    TreeError for a malformed tree or a variable missing from `symbols`.
+    `exact=True`, the exact constants they stand for
+    (`scigame.residue.literal_number`: one of `constants` it equals to
+    double precision, a simple fraction, a short decimal, a multiple of π,
+    else the decimal it prints as). Raises TreeError for a malformed tree or
+    a variable missing from `symbols`.
     """
     def number(v: float) -> sympy.Expr:
         if exact:
-            return _exact_number(float(v))
+            return literal_number(float(v), constants)
         return sympy.Integer(v) if isinstance(v, int) else sympy.Float(v)
 
     def var(name: str) -> sympy.Symbol:
@@ -358,12 +350,6 @@ def _numeric_precheck(candidate: Any, reference: Any, points: dict[str, np.ndarr
 # Candidate numbers this simple are structure (exponents, halves), not
 # measured constants, and are never snapped onto a law constant.
 _STRUCTURAL = 12
-# A leftover difference smaller than this (relative to the law, evaluated with
-# _RESIDUE_DIGITS digits on exact constants) is numerically zero: most likely
-# an identity sympy missed, reported as undecided rather than guessed True.
-_RESIDUE_DIGITS = 60
-_RESIDUE_ZERO = 1e-40
-_RESIDUE_POINTS = 16
 
 
 #: Exponents must match the law's to this relative precision (they are form,
@@ -373,15 +359,6 @@ EXPONENT_TOL = 1e-9
 
 def _is_constant(e: sympy.Expr) -> bool:
     return not e.free_symbols
-
-
-def _value(e: sympy.Expr) -> complex | None:
-    """The numeric value of a constant expression, or None if not finite."""
-    try:
-        v = complex(e.evalf(30))
-    except (TypeError, ValueError):
-        return None
-    return v if math.isfinite(v.real) and math.isfinite(v.imag) else None
 
 
 def _close(a: sympy.Expr, b: sympy.Expr, tol: float) -> bool:
@@ -499,31 +476,17 @@ def _same_rational_function(a: sympy.Expr, b: sympy.Expr,
     return equal_within(na, nb, tol) and equal_within(da, db, tol)
 
 
-def _show(e: sympy.Expr, limit: int = 160) -> str:
-    """An expression for a reason sentence, constants to 4 digits."""
-    approximate = {q: sympy.Float(q, 4) for q in e.atoms(sympy.Rational) if not q.is_Integer}
-    text = sympy.sstr(e.xreplace(approximate))
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _free_numbers(cand: sympy.Expr, law_numbers: set) -> set:
+    """Candidate numbers that may stand for a law constant within the
+    tolerance: not the law's own and not exponents that are simple fractions
+    (an exponent has no tolerance)."""
+    exponents = {p.exp for p in cand.atoms(sympy.Pow) if p.exp.is_Rational and p.exp.q <= 1000}
+    return {n for n in _numbers(cand)
+            if n not in law_numbers and -n not in law_numbers and n not in exponents}
 
 
-def _residue_verdict(diff: sympy.Expr, law: sympy.Expr, symbols: dict[str, sympy.Symbol],
-                     points: dict[str, np.ndarray]) -> tuple[bool | None, str]:
-    """Judge a difference sympy could not remove, by high-precision evaluation."""
-    n = min(_RESIDUE_POINTS, len(next(iter(points.values()), [])))
-    worst = 0.0
-    for i in range(max(n, 1)):
-        subs = {symbols[k]: sympy.Rational(Fraction(float(v[i]))) for k, v in points.items()}
-        d = _value(diff.evalf(_RESIDUE_DIGITS, subs=subs))
-        g = _value(law.evalf(_RESIDUE_DIGITS, subs=subs))
-        if d is None or g is None:
-            continue
-        worst = max(worst, abs(d) / abs(g) if g else abs(d))
-    if worst > _RESIDUE_ZERO:
-        return False, (f"is not the law: it differs from the law by {_show(diff)} "
-                       f"(relative size up to {worst:.2g} at the sample points)")
-    return None, ("is undecided: it agrees with the law to "
-                  f"{_RESIDUE_DIGITS} digits at the sample points, but sympy could not "
-                  f"show that {_show(diff)} is zero")
+def _small(n: sympy.Rational) -> bool:
+    return abs(n.p) <= _STRUCTURAL and n.q <= _STRUCTURAL
 
 
 _PIECEWISE_FUNCTIONS = (sympy.Abs, sympy.Min, sympy.Max, sympy.sign, sympy.Heaviside)
@@ -534,8 +497,8 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
                       ) -> tuple[bool | None, str]:
     """The sympy stage of `strict_match` (runs in the child process)."""
     symbols = symbols_for(variables)
-    cand = tree_to_sympy(candidate, symbols, exact=True)
     law = tree_to_sympy(reference, symbols, exact=True)
+    cand = tree_to_sympy(candidate, symbols, exact=True, constants=law_constants(law))
     tol_text = f"{rel_tol:.3g}"
 
     if equal_within(cand, law, rel_tol):
@@ -546,11 +509,14 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
         return True, f"is the law written with exponentials, constants within {tol_text}"
 
     law_expanded = _expand_all(law)
-    cand = _snap_constants(cand, _numbers(law) | _numbers(law_expanded), rel_tol)
+    law_numbers = _numbers(law) | _numbers(law_expanded)
+    exact_candidate = (not _free_numbers(cand, law_numbers)
+                       and {abs(n) for n in law_numbers if not _small(n)}
+                       <= {abs(n) for n in _numbers(cand)})
+    cand = _snap_constants(cand, law_numbers, rel_tol)
     diff = cand - law
     if diff == 0:
         return True, f"is the law: the same expression, constants within {tol_text}"
-
     if equal_within(_expand_all(cand), law_expanded, rel_tol):
         return True, f"is the law once expanded, constants within {tol_text}"
     diff = _expand_all(diff)
@@ -564,21 +530,37 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
         if _same_rational_function(cand, law, gens, rel_tol):
             return True, ("is the law as a ratio of polynomials, constants "
                           f"within {tol_text}")
-        return _residue_verdict(sympy.cancel(diff), law, symbols, points)
+        return residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
+
+    if exact_candidate:
+        # The candidate has every number of the law and no other (save
+        # exponents that are simple fractions): no constant can be rounded,
+        # so a difference beyond the tolerance is a real one. (This spares
+        # sympy's simplify, which can run for minutes on x^1.01 forms.)
+        worst = worst_residue(diff, law, symbols, points)
+        if worst > rel_tol:
+            return False, (f"is not the law: it differs from the law by "
+                           f"{show_residue(diff)} (relative size up to {worst:.2g} at the "
+                           f"sample points, beyond the tolerance {tol_text}, with every "
+                           f"number of the law in place and no other numbers)")
+
+    proof = prove_zero(diff)
+    if proof is not None:
+        return True, f"is the law: candidate - law is 0 with {proof}"
+    ratio = exp_form_ratio(cand, law)
+    if ratio is not None:
+        return _constant_factor(ratio - 1, tol_text, rel_tol)
+    noise = noise_verdict(diff, cand, law, symbols, points)
+    if noise is not None:
+        return noise
 
     diff = sympy.simplify(diff)
     if diff == 0:
         return True, "is the law: sympy simplifies candidate - law to 0"
     # A constant relative difference is a rounded overall constant.
     ratio = sympy.simplify(diff / law) if law != 0 else sympy.nan
-    if _is_constant(ratio):
-        value = _value(ratio)
-        if value is not None and abs(value) <= rel_tol:
-            return True, (f"is the law: it is the law times {1 + value.real:.6g}, "
-                          f"within {tol_text}")
-        if value is not None:
-            return False, (f"is not the law: it is the law times {1 + value.real:.6g}, "
-                           f"outside the tolerance {tol_text}")
+    if _is_constant(ratio) and _value(ratio) is not None:
+        return _constant_factor(ratio, tol_text, rel_tol)
     if equal_within(sympy.simplify(cand), sympy.simplify(law), rel_tol):
         return True, f"is the law once simplified, constants within {tol_text}"
     if diff.has(*_PIECEWISE_FUNCTIONS):
@@ -586,7 +568,21 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
         # cases the difference folds to 0.
         if sympy.simplify(diff.rewrite(sympy.Piecewise)) == 0:
             return True, "is the law: case by case, candidate - law is 0"
-    return _residue_verdict(diff, law, symbols, points)
+    proof = prove_zero(diff, LAST_RESORT)
+    if proof is not None:
+        return True, f"is the law: candidate - law is 0 with {proof}"
+    return residue_verdict(diff, cand, law, symbols, points)
+
+
+def _constant_factor(excess: sympy.Expr, tol_text: str, rel_tol: float) -> tuple[bool, str]:
+    """The verdict on a candidate that is the law times (1 + excess)."""
+    value = _value(excess)
+    if value is not None and abs(value) <= rel_tol:
+        return True, (f"is the law: it is the law times {1 + value.real:.6g}, "
+                      f"within {tol_text}")
+    factor = "an undefined factor" if value is None else f"{1 + value.real:.6g}"
+    return False, (f"is not the law: it is the law times {factor}, "
+                   f"outside the tolerance {tol_text}")
 
 
 def _child(conn, *args) -> None:
