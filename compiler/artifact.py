@@ -9,7 +9,7 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-FORMAT_VERSION = 2  # 2: design.size and the extended design sequence
+FORMAT_VERSION = 3  # 2: design.size and the extended design sequence; 3: SI dimension vectors
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
 
@@ -35,6 +35,8 @@ class InputSpec(_Frozen):
     name: str
     unit: str
     si_factor: float
+    dimension: dict[str, float]  # SI base dimension -> exponent (all seven, see units.dimension_vector)
+    angle: bool = False  # measured in deg, rad, ...
     domain: DomainSpec
     description: str = ""
 
@@ -43,6 +45,8 @@ class OutputSpec(_Frozen):
     name: str
     unit: str
     si_factor: float
+    dimension: dict[str, float]
+    angle: bool = False
     resolution: Optional[float]
     tol_abs: float
     tol_rel: float

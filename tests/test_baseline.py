@@ -12,7 +12,7 @@ import pytest
 
 import scigame
 from scigame.players.base import EpisodeState
-from scigame.players.baseline import BaselinePlayer, parse_unit
+from scigame.players.baseline import BaselinePlayer
 from scigame.predictor import evaluate_predictor, validate_predictor
 from scigame.records import CONFIDENCE_SLACK, Action, Observation, OracleResponse, Turn
 
@@ -295,27 +295,6 @@ def test_odd_data_still_gives_a_valid_action(case, must_submit):
         ex = action.experiment
         assert -1 <= ex.inputs["a"] <= 1 and ex.inputs["n"] in (1, 2, 3, 4, 5)
         assert ex.inputs["k"] in (0.5, 1.0, 2.0) and 0.01 <= ex.inputs["x"] <= 100
-
-
-@pytest.mark.parametrize(("unit", "factor", "dims"), [
-    ("mL/min", 1e-6 / 60, (0, 3, -1, 0, 0, 0, 0)),
-    ("1/min", 1 / 60, (0, 0, -1, 0, 0, 0, 0)),
-    ("W m^-2 K^-4", 1.0, (1, 0, -3, -4, 0, 0, 0)),
-    ("J/(mol*K)", 1.0, (1, 2, -2, -1, -1, 0, 0)),
-    ("cm^2", 1e-4, (0, 2, 0, 0, 0, 0, 0)),
-    ("uM/s", 1e-3, (0, -3, -1, 0, 1, 0, 0)),
-    ("kPa", 1e3, (1, -1, -2, 0, 0, 0, 0)),
-    ("deg", math.pi / 180, (0, 0, 0, 0, 0, 0, 0)),
-    ("", 1.0, (0, 0, 0, 0, 0, 0, 0)),
-])
-def test_parse_unit(unit, factor, dims):
-    scale, dim = parse_unit(unit)
-    assert scale == pytest.approx(factor)
-    assert tuple(dim) == dims
-
-
-def test_parse_unit_unknown():
-    assert parse_unit("furlong/fortnight") is None
 
 
 def test_adaptive_gives_up_when_more_data_stop_helping(tmp_path):
