@@ -36,7 +36,7 @@ from .trees import op, power, product, var
 #: Refined candidates kept per family after screening.
 KEEP_PER_FAMILY = 2
 #: Grid of |a·Q| values (at the median Q) tried for a function's argument.
-ARGUMENT_GRID = np.geomspace(0.03, 30.0, 10)
+ARGUMENT_GRID = np.geomspace(0.01, 100.0, 11)
 
 
 @dataclass(frozen=True)
@@ -183,27 +183,6 @@ def _monomial_values(data: OutputData, space: Space, p: list[Fraction], X: dict)
     return f
 
 
-def _snap(data, space, t, h, z, wz, tr) -> Optional[tuple[float, list[Fraction], float]]:
-    """Snap the group exponents t to rationals; the best (err, p, C)."""
-    options = [snap_options(float(x)) for x in t]
-    combos = itertools.product(*options) if len(t) <= 5 else [tuple(o[0] for o in options)]
-    best = None
-    for ts in itertools.islice(combos, 8):
-        p = [p0 + sum((ti * g[j] for ti, g in zip(ts, space.directions)), Fraction(0))
-             for j, p0 in enumerate(space.p0)]
-        f = _monomial_values(data, space, p, data.X) * h
-        ok = np.isfinite(f) & np.isfinite(z)
-        c = best_scale(f[ok], z[ok], wz[ok]) if np.any(ok) else None
-        if c is None:
-            continue
-        with np.errstate(all="ignore"):
-            err = float(np.sum(scaled_errors(tr.inverse(c * f), data.y, data.sw) ** 2))
-        pen = sum(exponent_penalty(Fraction(x)) for x in ts)
-        if best is None or err + pen < best[0] + best[3]:
-            best = (err, p, c, pen)
-    return None if best is None else best[:3] + (best[3],)
-
-
 def _log_fit(data, space, factor, grid, base, L, rows, wlog):
     """Weighted log-space least squares for every a of the grid at once:
     (coefficients, residuals, the a values kept, their factor values)."""
@@ -224,35 +203,77 @@ def _log_fit(data, space, factor, grid, base, L, rows, wlog):
     return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
 
 
-def screen(data: OutputData, tr: Transform, space: Space, factor: Factor) -> list[Screened]:
-    """Log-space least squares of the monomial for every a on the factor's
-    grid, zoomed in twice around the best a, then snapped."""
-    z, sz = _z_scale(data, tr)
-    with np.errstate(all="ignore"):
-        L = [sum((float(g[j]) * data.logs[nm] for j, nm in enumerate(space.names) if g[j] != 0),
-                 np.zeros(data.n)) for g in space.directions]
-        base = np.log(np.abs(z)) - sum((float(e) * data.logs[nm] for nm, e in zip(space.names, space.p0)
-                                        if e != 0), np.zeros(data.n))
-    rows = np.isfinite(base) & np.all([np.isfinite(col) for col in L] or [np.ones(data.n, bool)], axis=0)
-    if rows.sum() < len(L) + 2:
-        return []
-    wz = 1.0 / np.maximum(sz, 1e-300) ** 2
-    wlog = np.where(np.isfinite(z), (np.abs(z) / np.maximum(sz, 1e-300)) ** 2, 0)[rows]
-    grid, step = (factor.grid or (0.0,)), float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
-    for _ in range(3 if factor.grid else 1):
-        fit = _log_fit(data, space, factor, grid, base, L, rows, wlog)
+def _zoom(data, factor, grid, step, base, L, rows, wlog, rounds):
+    """The best a on the grid, zoomed in `rounds` times: (coef, a, h) or None."""
+    for _ in range(rounds):
+        fit = _log_fit(data, None, factor, grid, base, L, rows, wlog)
         if fit is None:
-            return []
+            return None
         coef, resid, kept, H = fit
         col = int(np.argmin(resid))
         grid = tuple(kept[col] * np.geomspace(1 / step, step, 9))
         step = step ** 0.25
-    hit = _snap(data, space, coef[1:, col], H[:, col], z, wz, tr)
-    if hit is None:
+    return coef[:, col], kept[col], H[:, col]
+
+
+def _exponents(space: Space, ts) -> list[Fraction]:
+    return [p0 + sum((Fraction(ti) * g[j] for ti, g in zip(ts, space.directions)), Fraction(0))
+            for j, p0 in enumerate(space.p0)]
+
+
+def screen(data: OutputData, tr: Transform, space: Space, factor: Factor) -> list[Screened]:
+    """Log-space least squares of the monomial for every a on the factor's
+    grid, zoomed in around the best a; then, for each way of snapping the
+    exponents, a again with the exponents fixed."""
+    z, sz = _z_scale(data, tr)
+    with np.errstate(all="ignore"):
+        L = [sum((float(g[j]) * data.logs[nm] for j, nm in enumerate(space.names) if g[j] != 0),
+                 np.zeros(data.n)) for g in space.directions]
+        logz = np.log(np.abs(z))
+    rows = np.isfinite(logz) & np.all([np.isfinite(col) for col in L] or [np.ones(data.n, bool)], axis=0)
+    if rows.sum() < len(L) + 2:
         return []
-    err, p, c, pen = hit
+    wz = 1.0 / np.maximum(sz, 1e-300) ** 2
+    wlog = np.where(np.isfinite(z), (np.abs(z) / np.maximum(sz, 1e-300)) ** 2, 0)[rows]
+    step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
+    base = logz - _log_monomial(data, space.names, space.p0)
+    first = _zoom(data, factor, factor.grid or (0.0,), step, base, L, rows, wlog, 3 if factor.grid else 1)
+    if first is None:
+        return []
+    coef, a, h = first
+    options = [snap_options(float(x)) for x in coef[1:]]
+    combos = list(itertools.islice(itertools.product(*options), 8)) if len(options) <= 5 else \
+        [tuple(o[0] for o in options)]
+    best = None
+    for ts in combos:
+        p = _exponents(space, ts)
+        if factor.grid:
+            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 3)
+            if again is None:
+                continue
+            _, a_p, h_p = again
+        else:
+            a_p, h_p = a, h
+        f = _monomial_values(data, space, p, data.X) * h_p
+        ok = np.isfinite(f) & np.isfinite(z)
+        c = best_scale(f[ok], z[ok], wz[ok]) if np.any(ok) else None
+        if c is None:
+            continue
+        with np.errstate(all="ignore"):
+            err = float(np.sum(scaled_errors(tr.inverse(c * f), data.y, data.sw) ** 2))
+        pen = sum(exponent_penalty(Fraction(x)) for x in ts)
+        if best is None or err + 2 * pen < best[0] + 2 * best[1]:
+            best = (err, pen, p, c, a_p)
+    if best is None:
+        return []
+    err, pen, p, c, a_p = best
     cost = space.cost + factor.cost + tr.cost + pen + 0.3 * sum(1 for x in p if x != 0)
-    return [Screened(err, cost, tr, space, factor, kept[col], p, c)]
+    return [Screened(err, cost, tr, space, factor, a_p, p, c)]
+
+
+def _log_monomial(data: OutputData, names: list[str], p: list[Fraction]) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return sum((float(e) * data.logs[nm] for nm, e in zip(names, p) if e != 0), np.zeros(data.n))
 
 
 def _angle_factors(data: OutputData) -> list[Factor]:
