@@ -36,7 +36,7 @@ from .trees import op, power, product, var
 #: Refined candidates kept per family after screening.
 KEEP_PER_FAMILY = 2
 #: Grid of |a·Q| values (at the median Q) tried for a function's argument.
-ARGUMENT_GRID = np.geomspace(0.01, 100.0, 11)
+ARGUMENT_GRID = np.geomspace(0.01, 100.0, 25)
 
 
 @dataclass(frozen=True)
@@ -183,12 +183,13 @@ def _monomial_values(data: OutputData, space: Space, p: list[Fraction], X: dict)
     return f
 
 
-def _log_fit(data, space, factor, grid, base, L, rows, wlog):
+def _log_fit(data, space, factor, grid, base, L, rows, wlog, sign):
     """Weighted log-space least squares for every a of the grid at once:
     (coefficients, residuals, the a values kept, their factor values)."""
     with np.errstate(all="ignore"):
         H = np.column_stack([factor.values(a, data.X) for a in grid])
-    good = np.all(np.isfinite(H) & (H != 0), axis=0)
+    S = H * sign[:, None]  # h must change sign where y does, and nowhere else
+    good = np.all(np.isfinite(H) & (H != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
     if not np.any(good):
         return None
     A = np.column_stack([np.ones(data.n)] + L)[rows]
@@ -203,16 +204,16 @@ def _log_fit(data, space, factor, grid, base, L, rows, wlog):
     return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
 
 
-def _zoom(data, factor, grid, step, base, L, rows, wlog, rounds):
+def _zoom(data, factor, grid, step, base, L, rows, wlog, rounds, sign):
     """The best a on the grid, zoomed in `rounds` times: (coef, a, h) or None."""
     for _ in range(rounds):
-        fit = _log_fit(data, None, factor, grid, base, L, rows, wlog)
+        fit = _log_fit(data, None, factor, grid, base, L, rows, wlog, sign)
         if fit is None:
             return None
         coef, resid, kept, H = fit
         col = int(np.argmin(resid))
         grid = tuple(kept[col] * np.geomspace(1 / step, step, 9))
-        step = step ** 0.25
+        step = step ** 0.4
     return coef[:, col], kept[col], H[:, col]
 
 
@@ -236,8 +237,9 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor) -> lis
     wz = 1.0 / np.maximum(sz, 1e-300) ** 2
     wlog = np.where(np.isfinite(z), (np.abs(z) / np.maximum(sz, 1e-300)) ** 2, 0)[rows]
     step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
+    sign = np.where(np.isfinite(z), np.sign(z), 1.0)
     base = logz - _log_monomial(data, space.names, space.p0)
-    first = _zoom(data, factor, factor.grid or (0.0,), step, base, L, rows, wlog, 3 if factor.grid else 1)
+    first = _zoom(data, factor, factor.grid or (0.0,), step, base, L, rows, wlog, 5 if factor.grid else 1, sign)
     if first is None:
         return []
     coef, a, h = first
@@ -248,7 +250,7 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor) -> lis
     for ts in combos:
         p = _exponents(space, ts)
         if factor.grid:
-            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 3)
+            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 5, sign)
             if again is None:
                 continue
             _, a_p, h_p = again
@@ -439,8 +441,28 @@ def dictionary(data: OutputData, tr: Transform) -> list[tuple[str, Any, np.ndarr
     return [t for t in out if np.all(np.isfinite(t[2]))]
 
 
+def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 14) -> Optional[list[int]]:
+    """The pair of columns with the least weighted residual, among the
+    columns that fit best alone (greedy pursuit misses pairs that cancel)."""
+    sw = np.sqrt(wz)
+    Aw, zw = A * sw[:, None], z * sw
+    den = np.sum(Aw * Aw, axis=0)
+    den[den == 0] = np.inf
+    single = np.sum(zw * zw) - (Aw.T @ zw) ** 2 / den
+    cands = np.argsort(single)[:top]
+    best, best_r = None, math.inf
+    for i, j in itertools.combinations(cands, 2):
+        c = wls(A[:, [i, j]], z, wz)
+        if c is not None:
+            r = float(np.sum(((A[:, [i, j]] @ c - z) * sw) ** 2))
+            if r < best_r:
+                best, best_r = [int(i), int(j)], r
+    return best
+
+
 def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
-    """Orthogonal matching pursuit: the best sums of 2 and 3 dictionary terms."""
+    """The best sum of two dictionary terms (searched among the best single
+    terms), then a third term by orthogonal matching pursuit."""
     z, sz = _z_scale(data, tr)
     if not np.all(np.isfinite(z)) or data.n < 4:
         return []
@@ -449,27 +471,22 @@ def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
         return []
     wz = 1.0 / np.maximum(sz, 1e-300) ** 2
     A = np.column_stack([t[2] for t in terms])
-    sw = np.sqrt(wz)
-    Aw = A * sw[:, None]
-    norms = np.linalg.norm(Aw, axis=0)
-    norms[norms == 0] = np.inf
-    chosen: list[int] = []
-    resid = z * sw
+    chosen = _best_pair(A, z, wz)
     out = []
-    for size in range(1, max_terms + 1):
-        if data.n < size + 2:
-            break
-        score = np.abs(Aw.T @ resid) / norms
-        score[chosen] = -1
-        chosen.append(int(np.argmax(score)))
+    while chosen is not None and len(chosen) <= max_terms and data.n >= len(chosen) + 2:
         c = wls(A[:, chosen], z, wz)
         if c is None:
             break
-        resid = (z - A[:, chosen] @ c) * sw
-        if size >= 2:
-            law = _sum_law(data, tr, [terms[i] for i in chosen], c)
-            if law is not None:
-                out.append(law)
+        law = _sum_law(data, tr, [terms[i] for i in chosen], c)
+        if law is not None:
+            out.append(law)
+        resid = (z - A[:, chosen] @ c) * np.sqrt(wz)
+        Aw = A * np.sqrt(wz)[:, None]
+        norms = np.linalg.norm(Aw, axis=0)
+        norms[norms == 0] = np.inf
+        score = np.abs(Aw.T @ resid) / norms
+        score[chosen] = -1
+        chosen = chosen + [int(np.argmax(score))]
     return out
 
 
@@ -519,7 +536,7 @@ def search(data: OutputData) -> list[Law]:
     laws: list[Law] = []
     families: dict[str, list[Screened]] = {}
     for s in screened:
-        families.setdefault(f"{s.transform.name}|{s.space.label}|{s.factor.label.split('(')[0]}", []).append(s)
+        families.setdefault(f"{s.transform.name}|{s.space.label}|{s.factor.label.split('(a')[0]}", []).append(s)
     for group in families.values():
         group.sort(key=lambda s: s.err + 2 * s.cost)
         for s in group[:KEEP_PER_FAMILY]:
