@@ -80,7 +80,7 @@ def best_scale(f: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[float]:
 
 def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, X: dict,
            y: np.ndarray, sw: np.ndarray, idx: Optional[np.ndarray] = None,
-           nfev: int = 40) -> Optional[np.ndarray]:
+           nfev: int = 25) -> Optional[np.ndarray]:
     """Nonlinear least squares on the scaled errors (model − y)/sw."""
     from scipy.optimize import least_squares
 

@@ -35,6 +35,8 @@ from .trees import op, power, product, var
 
 #: Refined candidates kept per family after screening.
 KEEP_PER_FAMILY = 2
+#: Function factors screened in full per space, after a cheap first cut.
+FUNCTIONS_SCREENED = 24
 #: Grid of |a·Q| values (at the median Q) tried for a function's argument.
 ARGUMENT_GRID = np.geomspace(0.01, 100.0, 25)
 
@@ -100,6 +102,7 @@ class Factor:
     cost: float
     grid: tuple[float, ...] = ()  # values of a to screen; () for no constant
     group: bool = True  # its argument is a dimensionless group (no hidden constant needed)
+    batch: Optional[Callable[[tuple], np.ndarray]] = None  # h at the observed points for a grid of a
 
 
 class OutputData:
@@ -187,7 +190,7 @@ def _log_fit(data, space, factor, grid, base, L, rows, wlog, sign):
     """Weighted log-space least squares for every a of the grid at once:
     (coefficients, residuals, the a values kept, their factor values)."""
     with np.errstate(all="ignore"):
-        H = np.column_stack([factor.values(a, data.X) for a in grid])
+        H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
     S = H * sign[:, None]  # h must change sign where y does, and nowhere else
     good = np.all(np.isfinite(H) & (H != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
     if not np.any(good):
@@ -222,10 +225,21 @@ def _exponents(space: Space, ts) -> list[Fraction]:
             for j, p0 in enumerate(space.p0)]
 
 
-def screen(data: OutputData, tr: Transform, space: Space, factor: Factor) -> list[Screened]:
-    """Log-space least squares of the monomial for every a on the factor's
-    grid, zoomed in around the best a; then, for each way of snapping the
-    exponents, a again with the exponents fixed."""
+@dataclass
+class _Setup:
+    """What screening one (transform, space) shares across factors."""
+
+    z: np.ndarray
+    wz: np.ndarray
+    logz: np.ndarray
+    base: np.ndarray
+    L: list
+    rows: np.ndarray
+    wlog: np.ndarray
+    sign: np.ndarray
+
+
+def setup(data: OutputData, tr: Transform, space: Space) -> Optional[_Setup]:
     z, sz = _z_scale(data, tr)
     with np.errstate(all="ignore"):
         L = [sum((float(g[j]) * data.logs[nm] for j, nm in enumerate(space.names) if g[j] != 0),
@@ -233,24 +247,41 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor) -> lis
         logz = np.log(np.abs(z))
     rows = np.isfinite(logz) & np.all([np.isfinite(col) for col in L] or [np.ones(data.n, bool)], axis=0)
     if rows.sum() < len(L) + 2:
-        return []
+        return None
     wz = 1.0 / np.maximum(sz, 1e-300) ** 2
     wlog = np.where(np.isfinite(z), (np.abs(z) / np.maximum(sz, 1e-300)) ** 2, 0)[rows]
-    step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
     sign = np.where(np.isfinite(z), np.sign(z), 1.0)
-    base = logz - _log_monomial(data, space.names, space.p0)
-    first = _zoom(data, factor, factor.grid or (0.0,), step, base, L, rows, wlog, 5 if factor.grid else 1, sign)
+    return _Setup(z, wz, logz, logz - _log_monomial(data, space.names, space.p0), L, rows, wlog, sign)
+
+
+def prescore(data: OutputData, st: _Setup, factor: Factor) -> float:
+    """The best log-space residual on the factor's coarse grid (a cheap first cut)."""
+    fit = _log_fit(data, None, factor, factor.grid or (0.0,), st.base, st.L, st.rows, st.wlog, st.sign)
+    return math.inf if fit is None else float(np.min(fit[1]))
+
+
+def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
+           st: Optional[_Setup] = None) -> list[Screened]:
+    """Log-space least squares of the monomial for every a on the factor's
+    grid, zoomed in around the best a; then, for each way of snapping the
+    exponents, a again with the exponents fixed."""
+    st = st or setup(data, tr, space)
+    if st is None:
+        return []
+    z, wz, logz, base, L, rows, wlog, sign = st.z, st.wz, st.logz, st.base, st.L, st.rows, st.wlog, st.sign
+    step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
+    first = _zoom(data, factor, factor.grid or (0.0,), step, base, L, rows, wlog, 4 if factor.grid else 1, sign)
     if first is None:
         return []
     coef, a, h = first
     options = [snap_options(float(x)) for x in coef[1:]]
-    combos = list(itertools.islice(itertools.product(*options), 8)) if len(options) <= 5 else \
+    combos = list(itertools.islice(itertools.product(*options), 2)) if len(options) <= 5 else \
         [tuple(o[0] for o in options)]
     best = None
     for ts in combos:
         p = _exponents(space, ts)
         if factor.grid:
-            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 5, sign)
+            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 4, sign)
             if again is None:
                 continue
             _, a_p, h_p = again
@@ -308,6 +339,8 @@ def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndar
                 out.append((_monomial_text(names, p), product(_monomial_tree(names, p)),
                             lambda X, names=names, p=p: _mono(X, names, p), 0.0))
     hidden = 0.0 if d is None or not d.groups else 1.0
+    if d is not None and d.determined and len(d.names) == len([i for i in data.inputs if i.angle is None]):
+        return _unique(out)  # the units fix every argument up to the groups: no hidden constant
     nonneg = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
     for i in nonneg:
         for e in ((1, 2, -1) if i.positive else (1, 2)):
@@ -321,8 +354,12 @@ def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndar
             names, p = [i.name, j.name], [Fraction(1), Fraction(e)]
             out.append((_monomial_text(names, p), product(_monomial_tree(names, p)),
                         lambda X, names=names, p=p: _mono(X, names, p), hidden + 0.5))
+    return _unique(out)
+
+
+def _unique(items: list) -> list:
     seen, unique = set(), []
-    for item in out:
+    for item in items:
         if item[0] not in seen:
             seen.add(item[0])
             unique.append(item)
@@ -348,7 +385,8 @@ def function_factors(data: OutputData) -> list[Factor]:
             out.append(Factor(f"{u.name}(a·{text})",
                               lambda a, X, u=u, qfn=qfn: u.fn(a * qfn(X)),
                               lambda a, u=u, qtree=qtree: u.tree(op("mul", a, qtree)),
-                              u.cost + qcost, grid, qcost == 0.0))
+                              u.cost + qcost, grid, qcost == 0.0,
+                              lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float)))))
     return out
 
 
@@ -381,7 +419,7 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
             c = best_scale(f, data.y[idx], data.w[idx])
             t = None if c is None else np.array([c])
         else:
-            t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=20)
+            t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)
         return None if t is None else (lambda X, t=t: model(t, X))
     kind = space.label + (f", {factor.label}" if factor.label else "") + (f", {tr.name}" if tr.name != "y" else "")
     law = Law(kind, text, tree, len(theta), s.cost, refit)
@@ -528,11 +566,20 @@ def search(data: OutputData) -> list[Law]:
     screened: list[Screened] = []
     plain = _angle_factors(data)
     funcs = function_factors(data) if data.n >= 3 else []
+    determined = data.dims is not None and data.dims.determined
     for tr in transforms(data.output):
         for space in spaces(data, tr):
-            for factor in plain + (funcs if tr.name == "y" else []):
-                if factor.group or space.label != "dimensional analysis":
-                    screened.extend(screen(data, tr, space, factor))
+            st = setup(data, tr, space)
+            if st is None:
+                continue
+            for factor in plain:
+                screened.extend(screen(data, tr, space, factor, st))
+            if tr.name != "y" or (determined and space.label == "free exponents"):
+                continue
+            usable = [f for f in funcs if f.group or space.label != "dimensional analysis"]
+            ranked = sorted(usable, key=lambda f: prescore(data, st, f) + 2 * f.cost)
+            for factor in ranked[:FUNCTIONS_SCREENED]:
+                screened.extend(screen(data, tr, space, factor, st))
     laws: list[Law] = []
     families: dict[str, list[Screened]] = {}
     for s in screened:
