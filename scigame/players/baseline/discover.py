@@ -27,13 +27,13 @@ def context_text(task: dict) -> str:
 
 
 def output_groups(inputs: list[Input], o: Output, X: dict, y: np.ndarray, check_X: dict,
-                  context: str, constrained: bool = False) -> list[Group]:
+                  context: str, constrained: bool = False, quick: bool = False) -> list[Group]:
     ok = np.isfinite(y)
     Xo, yo = {k: v[ok] for k, v in X.items()}, y[ok]
     laws: list[Law] = []
     if len(yo):
         try:
-            laws = rank(search(OutputData(inputs, o, Xo, yo, analyse(inputs, o))), Xo, yo, o, check_X,
+            laws = rank(search(OutputData(inputs, o, Xo, yo, analyse(inputs, o)), quick), Xo, yo, o, check_X,
                         constrained)
         except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
             laws = []
@@ -43,11 +43,11 @@ def output_groups(inputs: list[Input], o: Output, X: dict, y: np.ndarray, check_
 
 
 def discover(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y: dict,
-             check_X: dict, n_obs: int) -> tuple[list[Hyp], float]:
+             check_X: dict, n_obs: int, quick: bool = False) -> tuple[list[Hyp], float]:
     """Joint hypotheses, and the held-out misfit of the best law (tolerances)."""
     context = context_text(task)
     constrained = bool(task.get("constraints"))
-    per_output = [output_groups(inputs, o, X, Y[o.name], check_X, context, constrained) for o in outputs]
+    per_output = [output_groups(inputs, o, X, Y[o.name], check_X, context, constrained, quick) for o in outputs]
     width = 3 if len(outputs) <= 3 else 2
     lists = [g[:width] for g in per_output]
     if len(outputs) <= 4:

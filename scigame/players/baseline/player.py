@@ -79,11 +79,12 @@ def temper(hyps: list[Hyp], cap: float) -> None:
         h.confidence = (1 - a) * h.confidence + a / k
 
 
-def prediction_misses(state: EpisodeState, outputs: list[Output]) -> int:
-    """How many of the last EVIDENCE_WINDOW observed experiments the then
-    leading hypothesis predicted outside the tolerance."""
+def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0) -> int:
+    """How many of the last EVIDENCE_WINDOW observed experiments after the
+    first `skip` turns (the controlled design) the then leading hypothesis
+    predicted outside the tolerance."""
     misses, seen = 0, 0
-    for t in reversed(state.turns):
+    for t in reversed(state.turns[skip:]):
         ex, resp = (t.action.experiment if t.action else None), t.response
         if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
             continue
@@ -98,6 +99,50 @@ def prediction_misses(state: EpisodeState, outputs: list[Output]) -> int:
         if seen == EVIDENCE_WINDOW:
             return misses
     return 0  # not enough evidence yet to conclude anything
+
+
+class Evidence:
+    """Hypotheses from one search and their log weights, updated with every
+    later observation: −½ e² per output, e the error of the prediction
+    (made before the observation) in tolerance units. Hypotheses that
+    predict the same within a tolerance over the domain are pooled."""
+
+    def __init__(self, hyps: list[Hyp], n: int, misfit: float, outputs: list[Output], check_X: dict):
+        self.n, self.misfit = n, misfit
+        self.hyps: list[Hyp] = []
+        checks: list[dict] = []
+        for h in sorted(hyps, key=lambda h: -h.confidence):
+            c = {o.name: evaluate(h.predictor[o.name], check_X) for o in outputs}
+            twin = next((k for k, other in enumerate(checks) if all(
+                c[o.name] is not None and other[o.name] is not None
+                and np.max(np.abs(c[o.name] - other[o.name]) / o.scale(other[o.name])) <= 1.0 for o in outputs)),
+                None)
+            if twin is None:
+                self.hyps.append(h)
+                checks.append(c)
+            else:
+                self.hyps[twin].confidence += h.confidence
+        self.logw = [math.log(max(h.confidence, 1e-300)) for h in self.hyps]
+
+    def update(self, outputs: list[Output], X: dict, Y: dict) -> Optional[list[Hyp]]:
+        """The hypotheses reweighed by the observations since the search, or
+        None when the leading one missed one of them (search again)."""
+        lead = max(range(len(self.hyps)), key=lambda i: self.logw[i])
+        new = {k: v[self.n:] for k, v in X.items()}
+        logw = list(self.logw)
+        for i, h in enumerate(self.hyps):
+            for o in outputs:
+                y = Y[o.name][self.n:]
+                p = evaluate(h.predictor[o.name], new)
+                e = np.full(len(y), 30.0) if p is None else np.minimum(np.abs(p - y) / o.scale(y), 30.0)
+                e = np.where(np.isfinite(e), e, 30.0)
+                if i == lead and np.any(e > 1.0):
+                    return None
+                logw[i] -= 0.5 * float(np.sum(e ** 2))
+        top = max(logw)
+        weights = [math.exp(w - top) for w in logw]
+        total = sum(weights)
+        return [Hyp(h.statement, w / total, h.predictor, h.detail) for h, w in zip(self.hyps, weights)]
 
 
 class BaselinePlayer(Player):
@@ -122,17 +167,19 @@ class BaselinePlayer(Player):
         if state.setting == "identification" and task.get("candidates"):
             hyps = identify(task, inputs, outputs, X, Y, check_X)
         else:
-            hyps, misfit = discover(task, inputs, outputs, X, Y, check_X, n)
+            planning = state.protocol == "adaptive" and n < self._plan_left(state, inputs)[1]
+            hyps, misfit = self._discovery(state, inputs, outputs, X, Y, check_X, planning)
             if misfit > 1.0:
                 caps.append(0.5)  # nothing fits within tolerance: not to be trusted
-            if state.protocol == "adaptive" and n < self._plan_left(state, inputs)[1]:
+            if planning:
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
         if caps:
             temper(hyps, cap=max(min(caps), 1.0 / len(hyps)))
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= state.threshold
-        gave_up = not submit and prediction_misses(state, outputs) >= MISSES_TO_GIVE_UP
+        plan = self._plan_left(state, inputs)[1] if state.setting == "discovery" else 0
+        gave_up = not submit and prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
         records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
         if submit or gave_up:
             expl, appl = texts(state.setting, n, hyps[top], inputs, outputs, X,
@@ -155,6 +202,21 @@ class BaselinePlayer(Player):
             preds.append(row)
         return Action(hypotheses=records, notes=why,
                       experiment=Experiment(inputs=point, outputs=[o.name for o in outputs], predictions=preds))
+
+    def _discovery(self, state, inputs, outputs, X, Y, check_X, planning: bool) -> tuple[list[Hyp], float]:
+        """Search, or (Adaptive, after a search) update the searched
+        hypotheses with the observations they predicted before they were
+        made; a new search when the leading one mispredicted one of them."""
+        n = len(state.observations)
+        memo = getattr(self, "_memo", None)
+        if state.protocol == "adaptive" and not planning and memo is not None and memo.n < n \
+                and memo.n <= len(next(iter(Y.values()), [])):
+            updated = memo.update(outputs, X, Y)
+            if updated is not None:
+                return updated, memo.misfit
+        hyps, misfit = discover(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
+        self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
+        return hyps, misfit
 
     @staticmethod
     def _plan_left(state: EpisodeState, inputs: list[Input]) -> tuple[list, int]:

@@ -561,11 +561,12 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray) -> Opt
     return law
 
 
-def search(data: OutputData) -> list[Law]:
-    """Every family, screened; the best few of each refined into Laws."""
+def search(data: OutputData, quick: bool = False) -> list[Law]:
+    """Every family, screened; the best few of each refined into Laws.
+    `quick`: monomials only (while an adaptive design is still running)."""
     screened: list[Screened] = []
     plain = _angle_factors(data)
-    funcs = function_factors(data) if data.n >= 3 else []
+    funcs = function_factors(data) if data.n >= 3 and not quick else []
     determined = data.dims is not None and data.dims.determined
     for tr in transforms(data.output):
         for space in spaces(data, tr):
@@ -590,6 +591,6 @@ def search(data: OutputData) -> list[Law]:
             law = law_from(data, s)
             if law is not None:
                 laws.append(law)
-    for tr in transforms(data.output)[:2]:
+    for tr in transforms(data.output)[:0 if quick else 2]:
         laws.extend(sums(data, tr))
     return laws
