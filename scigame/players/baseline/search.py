@@ -479,22 +479,31 @@ def dictionary(data: OutputData, tr: Transform) -> list[tuple[str, Any, np.ndarr
     return [t for t in out if np.all(np.isfinite(t[2]))]
 
 
-def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 14) -> Optional[list[int]]:
-    """The pair of columns with the least weighted residual, among the
-    columns that fit best alone (greedy pursuit misses pairs that cancel)."""
+def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 12) -> Optional[list[int]]:
+    """The best pair of columns: for each of the columns that fit best
+    alone, the best partner over the whole dictionary (projected, so a
+    pair whose terms nearly cancel is found too)."""
     sw = np.sqrt(wz)
     Aw, zw = A * sw[:, None], z * sw
     den = np.sum(Aw * Aw, axis=0)
     den[den == 0] = np.inf
     single = np.sum(zw * zw) - (Aw.T @ zw) ** 2 / den
-    cands = np.argsort(single)[:top]
     best, best_r = None, math.inf
-    for i, j in itertools.combinations(cands, 2):
-        c = wls(A[:, [i, j]], z, wz)
-        if c is not None:
-            r = float(np.sum(((A[:, [i, j]] @ c - z) * sw) ** 2))
-            if r < best_r:
-                best, best_r = [int(i), int(j)], r
+    for i in np.argsort(single)[:top]:
+        a = Aw[:, i]
+        aa = float(a @ a)
+        if not aa > 0:
+            continue
+        r = zw - a * (a @ zw) / aa
+        B = Aw - np.outer(a, (a @ Aw) / aa)
+        bb = np.sum(B * B, axis=0)
+        bb[bb <= 1e-12 * np.maximum(den, 1e-300)] = np.inf
+        gain = (B.T @ r) ** 2 / bb
+        gain[i] = -1
+        j = int(np.argmax(gain))
+        rest = float(r @ r) - float(gain[j])
+        if rest < best_r:
+            best, best_r = [int(i), j], rest
     return best
 
 
