@@ -339,15 +339,14 @@ def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndar
                 out.append((_monomial_text(names, p), product(_monomial_tree(names, p)),
                             lambda X, names=names, p=p: _mono(X, names, p), 0.0))
     hidden = 0.0 if d is None or not d.groups else 1.0
-    if d is not None and d.determined and len(d.names) == len([i for i in data.inputs if i.angle is None]):
-        return _unique(out)  # the units fix every argument up to the groups: no hidden constant
+    determined = d is not None and d.determined and len(d.names) == len([i for i in data.inputs if i.angle is None])
     nonneg = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
     for i in nonneg:
         for e in ((1, 2, -1) if i.positive else (1, 2)):
             p = [Fraction(e)]
             out.append((_monomial_text([i.name], p), power(var(i.name), e),
                         lambda X, n=i.name, e=e: np.power(X[n], float(e)), hidden))
-    for i, j in itertools.permutations(nonneg, 2):
+    for i, j in itertools.permutations(nonneg if not determined else [], 2):  # pairs: only for a hidden constant
         for e in ((1, -1) if j.positive else (1,)):
             if e == 1 and i.name > j.name:
                 continue
@@ -586,7 +585,7 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
                 screened.extend(screen(data, tr, space, factor, st))
             if tr.name != "y" or (determined and space.label == "free exponents"):
                 continue
-            usable = [f for f in funcs if f.group or space.label != "dimensional analysis"]
+            usable = funcs
             ranked = sorted(usable, key=lambda f: prescore(data, st, f) + 2 * f.cost)
             for factor in ranked[:FUNCTIONS_SCREENED]:
                 screened.extend(screen(data, tr, space, factor, st))
