@@ -1,4 +1,5 @@
-"""Writes benchmarks/feynman/*.sci from the table below (run once; the cards are committed)."""
+"""Writes benchmarks/feynman/*.sci from the table below (run from the repository root;
+the cards are committed, see README.md beside this file)."""
 from pathlib import Path
 OUT = Path("benchmarks/feynman")
 # name, id, title, [inputs: (name, unit, lo, hi, desc)], (out, unit, desc), law, [params: (name, value, unit, desc)], cf (label, body)
