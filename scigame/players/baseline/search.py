@@ -246,7 +246,7 @@ def setup(data: OutputData, tr: Transform, space: Space) -> Optional[_Setup]:
                  np.zeros(data.n)) for g in space.directions]
         logz = np.log(np.abs(z))
     rows = np.isfinite(logz) & np.all([np.isfinite(col) for col in L] or [np.ones(data.n, bool)], axis=0)
-    if rows.sum() < len(L) + 2:
+    if rows.sum() < len(L) + 1:
         return None
     wz = 1.0 / np.maximum(sz, 1e-300) ** 2
     wlog = np.where(np.isfinite(z), (np.abs(z) / np.maximum(sz, 1e-300)) ** 2, 0)[rows]
@@ -519,7 +519,7 @@ def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
     A = np.column_stack([t[2] for t in terms])
     chosen = _best_pair(A, z, wz)
     out = []
-    while chosen is not None and len(chosen) <= max_terms and data.n >= len(chosen) + 2:
+    while chosen is not None and len(chosen) <= max_terms and data.n >= len(chosen) + 3:
         c = wls(A[:, chosen], z, wz)
         if c is None:
             break
