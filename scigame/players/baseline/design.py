@@ -74,7 +74,6 @@ def findings(inputs: list[Input], outputs: list[Output], observations: list) -> 
     """What the controlled design showed: separable pairs, symmetric pairs."""
     table = {tuple(sorted(ob.inputs.items())): ob.outputs for ob in observations}
     out = []
-    base = _point(inputs, {})
     for a, b in _pairs(inputs):
         keys = [_point(inputs, u) for u in ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})]
         rows = [table.get(tuple(sorted(k.items()))) for k in keys]
@@ -87,7 +86,6 @@ def findings(inputs: list[Input], outputs: list[Output], observations: list) -> 
                 out.append(f"{o.name} is multiplicatively separable in {a.name} and {b.name}")
             elif abs(fa + fb - f0 - fab) <= tol:
                 out.append(f"{o.name} is additively separable in {a.name} and {b.name}")
-    del base
     return out
 
 
