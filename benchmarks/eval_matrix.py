@@ -65,9 +65,16 @@ def main() -> int:
         t0 = time.perf_counter()
         report = asyncio.run(run_eval(cfg))
         wall = time.perf_counter() - t0
+        with store_mod.Store(tmp) as store:
+            times = sorted(e.outcome.wall_time for e in store.episodes() if e.outcome is not None)
     n = report.played
     print(f"episodes: {n} ({report.planned} planned), wall {wall:.1f} s, "
           f"{n / wall:.2f} episodes/s on this machine")
+    if times:
+        import statistics
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(f"episode wall time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
+              f"max {times[-1]:.2f} s")
     other = wall - sum(spent.values())
     print(f"{'where':<12}{'s':>9}{'share':>8}")
     for kind in ("fitting", "simulation", "scoring", "storage"):

@@ -11,7 +11,8 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
-FORMAT_VERSION = 4  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood
+FORMAT_VERSION = 5  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood;
+#                    5: SI dimension vectors in the public view
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
 
@@ -37,8 +38,16 @@ class InputSpec(_Frozen):
     name: str
     unit: str
     si_factor: float
+    dimension: dict[str, float]  # SI base dimension -> exponent (all seven, see units.dimension_vector)
+    angle: bool = False  # measured in deg, rad, ...
     domain: DomainSpec
     description: str = ""
+
+    def public(self) -> dict:
+        """This input as a player's view shows it."""
+        return {"name": self.name, "unit": self.unit, "si_factor": self.si_factor,
+                "dimension": dict(self.dimension), "angle": self.angle, "domain": self.domain.model_dump(),
+                "domain_text": self.domain.text(), "description": self.description}
 
 
 class NoiseSpec(_Frozen):
@@ -59,6 +68,8 @@ class OutputSpec(_Frozen):
     name: str
     unit: str
     si_factor: float
+    dimension: dict[str, float]
+    angle: bool = False
     resolution: Optional[float]
     tol_abs: float
     tol_rel: float

@@ -84,6 +84,7 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
     """The runtime's view of a checked card (trees in declared units)."""
     from .sampling import fixed_design
     from .trees import expr_tree, law_tree, tree_text
+    from .units import dimension_vector, is_angle
     design = fixed_design(card)
     n_design = len(next(iter(design.values()))) if design else 0
     envs = {}
@@ -100,9 +101,11 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
         source=card.source, doi=card.doi, published=card.published, preprint=card.preprint,
         background=card.background, conditions=list(card.conditions),
         inputs=[InputSpec(name=s.name, unit=s.unit.text, si_factor=s.unit.si_factor,
+                          dimension=dimension_vector(s.unit), angle=is_angle(s.unit),
                           domain=DomainSpec(kind=s.kind, lo=s.lo, hi=s.hi, values=list(s.values)),
                           description=s.description) for s in card.inputs],
         outputs=[OutputSpec(name=o.name, unit=o.unit.text, si_factor=o.unit.si_factor,
+                            dimension=dimension_vector(o.unit), angle=is_angle(o.unit),
                             resolution=o.resolution, tol_abs=o.tol_abs, tol_rel=o.tol_rel,
                             description=o.description,
                             noise=(NoiseSpec(rel=o.noise_rel, abs=o.noise_abs)
@@ -118,6 +121,11 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
         evaluation_ood=card.evaluation_ood, interpolate=card.interpolate, threshold=card.threshold, max_steps=card.max_steps)
 
 
+def _si(spec) -> dict:
+    """What the compiler knows about a unit, for a player's dimensional analysis."""
+    return {"si_factor": spec.si_factor, "dimension": dict(spec.dimension), "angle": spec.angle}
+
+
 def public_view(data: CompiledCardData, setting: str) -> dict:
     """What a player is shown. The same for both environments: nothing here
     tells which world is being played (no name, title, source or s)."""
@@ -126,9 +134,8 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
         "setting": setting,
         "background": data.background,
         "conditions": data.conditions,
-        "inputs": [{"name": s.name, "unit": s.unit, "domain": s.domain.model_dump(),
-                    "domain_text": s.domain.text(), "description": s.description} for s in data.inputs],
-        "outputs": [{"name": o.name, "unit": o.unit, "resolution": o.resolution,
+        "inputs": [s.public() for s in data.inputs],
+        "outputs": [{"name": o.name, "unit": o.unit, **_si(o), "resolution": o.resolution,
                      "tolerance": {"abs": o.tol_abs, "rel": o.tol_rel},
                      "noise": o.noise.model_dump() if o.noise else None,
                      "description": o.description} for o in data.outputs],

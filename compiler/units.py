@@ -174,6 +174,31 @@ class Unit:
 
 DIMENSIONLESS_UNIT = Unit("1", DIMENSIONLESS, 1.0)
 
+#: Base dimensions of the public view's dimension vectors, in this order.
+BASE_DIMENSIONS = tuple(name.strip("[]") for name in _DIM_ORDER)
+#: pint's names of the units that measure an angle (dimensionless in SI).
+_ANGLE_UNITS = frozenset({"radian", "degree", "arcminute", "arcsecond", "turn", "gradian",
+                          "milliradian", "microradian"})
+
+
+def dimension_vector(unit: Unit) -> dict[str, float]:
+    """The SI dimension of a unit as exponents of every base dimension
+    (`mass`, `length`, `time`, ...), zeros included: what a player's
+    dimensional analysis reads from the public view."""
+    exps = {k.strip("[]"): v for k, v in unit.dim.items}
+    return {name: float(exps.get(name, 0)) for name in BASE_DIMENSIONS}
+
+
+def is_angle(unit: Unit) -> bool:
+    """Whether a dimensionless unit measures an angle (`deg`, `rad`, ...)."""
+    if not unit.dim.dimensionless or unit.text == "1":
+        return False
+    try:
+        parsed = registry().parse_units(unit.text)
+    except Exception:  # resolve_unit already accepted it; be safe anyway
+        return False
+    return any(name in _ANGLE_UNITS for name in dict(parsed._units))
+
 
 @functools.lru_cache(maxsize=4096)
 def resolve_unit(text: str) -> Unit:

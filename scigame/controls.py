@@ -31,19 +31,30 @@ CONTEXTS: tuple[str, ...] = ("full", "no-background", "anonymous")
 
 #: Inputs a laboratory has whatever it studies, and that no bundled law uses:
 #: the pool distractors are drawn from (name, unit, domain, description).
+_BASES = ("mass", "length", "time", "current", "temperature", "substance", "luminosity")
+
+
+def _dimension(**exponents: float) -> dict[str, float]:
+    return {b: float(exponents.get(b, 0)) for b in _BASES}
+
+
 DISTRACTOR_POOL: tuple[InputSpec, ...] = tuple(
-    InputSpec(name=n, unit=u, si_factor=f, domain=DomainSpec(kind=k, lo=lo, hi=hi), description=d)
-    for n, u, f, k, lo, hi, d in (
-        ("T_room", "K", 1.0, "range", 288.0, 303.0, "temperature of the laboratory air"),
-        ("p_air", "kPa", 1e3, "range", 95.0, 105.0, "ambient air pressure"),
-        ("RH", "1", 1.0, "range", 0.2, 0.8, "relative humidity of the laboratory air"),
-        ("t_on", "min", 60.0, "range", 5.0, 120.0, "time since the apparatus was switched on"),
-        ("h_bench", "m", 1.0, "range", 0.7, 1.2, "height of the bench above the floor"),
-        ("B_stray", "uT", 1e-6, "range", 20.0, 70.0, "stray magnetic field at the apparatus"),
-        ("E_room", "lx", 1.0, "log", 50.0, 2000.0, "illuminance of the room"),
-        ("V_mains", "V", 1.0, "range", 220.0, 240.0, "mains supply voltage"),
-        ("n_run", "1", 1.0, "integer", 1.0, 20.0, "index of the measurement run"),
-        ("f_vib", "Hz", 1.0, "log", 1.0, 100.0, "frequency of the building's vibrations"),
+    InputSpec(name=n, unit=u, si_factor=f, dimension=_dimension(**dim),
+              domain=DomainSpec(kind=k, lo=lo, hi=hi), description=d)
+    for n, u, f, dim, k, lo, hi, d in (
+        ("T_room", "K", 1.0, {"temperature": 1}, "range", 288.0, 303.0, "temperature of the laboratory air"),
+        ("p_air", "kPa", 1e3, {"mass": 1, "length": -1, "time": -2}, "range", 95.0, 105.0,
+         "ambient air pressure"),
+        ("RH", "1", 1.0, {}, "range", 0.2, 0.8, "relative humidity of the laboratory air"),
+        ("t_on", "min", 60.0, {"time": 1}, "range", 5.0, 120.0, "time since the apparatus was switched on"),
+        ("h_bench", "m", 1.0, {"length": 1}, "range", 0.7, 1.2, "height of the bench above the floor"),
+        ("B_stray", "uT", 1e-6, {"mass": 1, "time": -2, "current": -1}, "range", 20.0, 70.0,
+         "stray magnetic field at the apparatus"),
+        ("E_room", "lx", 1.0, {"luminosity": 1, "length": -2}, "log", 50.0, 2000.0, "illuminance of the room"),
+        ("V_mains", "V", 1.0, {"mass": 1, "length": 2, "time": -3, "current": -1}, "range", 220.0, 240.0,
+         "mains supply voltage"),
+        ("n_run", "1", 1.0, {}, "integer", 1.0, 20.0, "index of the measurement run"),
+        ("f_vib", "Hz", 1.0, {"time": -1}, "log", 1.0, 100.0, "frequency of the building's vibrations"),
     ))
 MAX_DISTRACTORS = len(DISTRACTOR_POOL)
 
@@ -171,9 +182,7 @@ class Presentation:
         inputs = {i["name"]: i for i in view["inputs"]}
         shown = []
         for spec in self.shown_inputs:
-            item = dict(inputs[spec.name]) if spec.name in inputs else {
-                "name": spec.name, "unit": spec.unit, "domain": spec.domain.model_dump(),
-                "domain_text": spec.domain.text(), "description": spec.description}
+            item = dict(inputs[spec.name]) if spec.name in inputs else spec.public()
             shown.append(item)
         view["inputs"] = shown
         view["outputs"] = [dict(o) for o in view["outputs"]]

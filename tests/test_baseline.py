@@ -12,7 +12,7 @@ import pytest
 
 import scigame
 from scigame.players.base import EpisodeState
-from scigame.players.baseline import BaselinePlayer, parse_unit
+from scigame.players.baseline import BaselinePlayer
 from scigame.predictor import evaluate_predictor, validate_predictor
 from scigame.records import CONFIDENCE_SLACK, Action, Observation, OracleResponse, Turn
 
@@ -153,6 +153,8 @@ def test_identification_adaptive_asks_where_candidates_differ(cards):
 # -- discovery ------------------------------------------------------------------------------
 
 RECOVERED = [("gravitation", "original"), ("gravitation", "counterfactual"),
+             ("bragg", "original"), ("rydberg", "original"), ("nernst", "original"),
+             ("thin_lens", "original"), ("projectile", "original"),
              ("pendulum", "original"), ("pendulum", "counterfactual"),
              ("stefan_boltzmann", "original"), ("stefan_boltzmann", "counterfactual"),
              ("darcy", "original"), ("darcy", "counterfactual")]
@@ -170,7 +172,7 @@ def test_discovery_recovers_the_law(cards, name, env, n):
     assert score.strict, score.strict_reason
 
 
-@pytest.mark.parametrize(("name", "env"), [("arrhenius", "original"), ("michaelis_menten", "counterfactual"),
+@pytest.mark.parametrize(("name", "env"), [("arrhenius", "original"), ("michaelis_menten", "original"),
                                            ("malus", "original"), ("snell", "counterfactual"),
                                            ("radioactive_decay", "counterfactual"),
                                            ("ideal_gas", "counterfactual")])
@@ -297,47 +299,23 @@ def test_odd_data_still_gives_a_valid_action(case, must_submit):
         assert ex.inputs["k"] in (0.5, 1.0, 2.0) and 0.01 <= ex.inputs["x"] <= 100
 
 
-@pytest.mark.parametrize(("unit", "factor", "dims"), [
-    ("mL/min", 1e-6 / 60, (0, 3, -1, 0, 0, 0, 0)),
-    ("1/min", 1 / 60, (0, 0, -1, 0, 0, 0, 0)),
-    ("W m^-2 K^-4", 1.0, (1, 0, -3, -4, 0, 0, 0)),
-    ("J/(mol*K)", 1.0, (1, 2, -2, -1, -1, 0, 0)),
-    ("cm^2", 1e-4, (0, 2, 0, 0, 0, 0, 0)),
-    ("uM/s", 1e-3, (0, -3, -1, 0, 1, 0, 0)),
-    ("kPa", 1e3, (1, -1, -2, 0, 0, 0, 0)),
-    ("deg", math.pi / 180, (0, 0, 0, 0, 0, 0, 0)),
-    ("", 1.0, (0, 0, 0, 0, 0, 0, 0)),
-])
-def test_parse_unit(unit, factor, dims):
-    scale, dim = parse_unit(unit)
-    assert scale == pytest.approx(factor)
-    assert tuple(dim) == dims
-
-
-def test_parse_unit_unknown():
-    assert parse_unit("furlong/fortnight") is None
-
-
-def test_adaptive_gives_up_when_more_data_stop_helping(tmp_path):
-    """A form outside the library (the Goldman-style counterfactual of the
-    Nernst card) is not chased for the whole step budget."""
-    import asyncio as _asyncio
-
-    import scigame as _scigame
-    from scigame.players.baseline import STALL_MIN_OBSERVATIONS, BaselinePlayer
+def test_adaptive_gives_up_only_on_missed_predictions(tmp_path):
+    """A form outside the search (the Goldman-style counterfactual of the
+    Nernst card) is not chased for the whole step budget: the baseline stops
+    when its leading hypothesis keeps mispredicting new measurements."""
+    from scigame.players.baseline import MISSES_TO_GIVE_UP
     from scigame.protocols import play_episode
     from scigame.records import EpisodeKey
 
-    card = _scigame.load_card(Path(__file__).resolve().parent.parent / "cards/historical/nernst.sci",
-                              cache_dir=tmp_path)
+    card = scigame.load_card(CARDS / "nernst.sci", cache_dir=tmp_path)
     key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
                      setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
-    ep = _asyncio.run(play_episode(card, key, BaselinePlayer, seed=3, max_steps=64))
+    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=3, max_steps=64))
     last = ep.turns[-1].action
-    if ep.outcome.weak_success:  # the library found it after all: nothing to give up on
+    if ep.outcome.weak_success:  # the search found it after all: nothing to give up on
         return
-    assert STALL_MIN_OBSERVATIONS <= ep.outcome.steps < 64
-    assert "stopped raising the confidence" in last.notes and not ep.outcome.protocol_ok
+    assert ep.outcome.steps < 64
+    assert f"missed {MISSES_TO_GIVE_UP} or more" in last.notes and not ep.outcome.protocol_ok
 
 
 @pytest.mark.parametrize(("name", "env"), [("barometric", "original"), ("barometric", "counterfactual"),
@@ -350,3 +328,69 @@ def test_discovery_exponential_of_a_ratio(cards, name, env):
     check_action(action, card, state)
     score = card.score(action.submission.predictor, env)
     assert score.weak and score.strict, score.strict_reason
+
+
+# -- honest by construction ---------------------------------------------------------------
+
+TWIN = """
+card twin "A twin card" {
+  collection historical
+  field      physics
+  source     "made up for a test"
+  background "A bench experiment: a force is read while two settings change."
+  input  x [m] in 1 .. 10    "separation"
+  input  m [kg] in 1 .. 5    "mass"
+  output F [N] tolerance abs 1e-9 rel 1%  "force"
+  param k = KVALUE [N/(kg*m^NEXP)]  "coupling"
+  param n = NEXP  "exponent"
+  law F = k * m * x^n
+  counterfactual "other exponent" {
+    set n = 3
+    rebalance k
+  }
+  fixed design 8 sobol seed 1
+  evaluation 64 seed 7
+  adaptive threshold 0.9 max_steps 32
+}
+"""
+
+
+def test_same_public_view_same_first_actions(tmp_path):
+    """Two cards whose hidden laws differ (F = 2·m·x vs F = 5·m·x², say) but
+    whose public views are identical get exactly the same first actions: the
+    baseline sees nothing but the view and its own observations."""
+    cards = []
+    for k, n in (("2", "1"), ("5", "2")):
+        path = tmp_path / f"twin{n}" / "twin.sci"
+        path.parent.mkdir()
+        path.write_text(TWIN.replace("KVALUE", k).replace("NEXP", n))
+        cards.append(scigame.load_card(path, cache_dir=tmp_path / "cache"))
+    a, b = cards
+    for setting in ("discovery", "identification"):
+        if setting == "discovery":
+            assert a.public_view("original", setting) == b.public_view("original", setting)
+    for protocol in ("prior", "adaptive"):
+        sa = make_state(a, "original", "discovery", protocol, budget=32)
+        sb = make_state(b, "original", "discovery", protocol, budget=32)
+        assert act(sa).model_dump_json() == act(sb).model_dump_json()
+    # and the same next action after the same (made-up) observation
+    first = act(make_state(a, "original", "discovery", "adaptive", budget=32))
+    ob = Observation(inputs=first.experiment.inputs, outputs={"F": 12.5})
+    turn = Turn(index=0, action=first, response=OracleResponse(observation=ob))
+    nxt = [act(make_state(c, "original", "discovery", "adaptive", [ob], [turn], budget=32)) for c in cards]
+    assert nxt[0].model_dump_json() == nxt[1].model_dump_json()
+
+
+@pytest.mark.parametrize("name", ["gravitation", "stefan_boltzmann", "snell", "michaelis_menten"])
+def test_public_view_dimensions_agree_with_pint(cards, name):
+    """The dimension vector and factor the compiler puts in the public view
+    are pint's, read independently from the unit text."""
+    import pint
+    ureg = pint.UnitRegistry()
+    view = cards(name).public_view("original", "discovery")
+    for spec in view["inputs"] + view["outputs"]:
+        q = ureg.Quantity(1.0, spec["unit"])
+        dims = {k.strip("[]"): float(v) for k, v in q.dimensionality.items()}
+        assert {k: v for k, v in spec["dimension"].items() if v} == dims
+        assert spec["si_factor"] == pytest.approx(q.to_base_units().magnitude, rel=1e-12)
+        assert spec["angle"] == (spec["unit"] in ("deg", "rad"))

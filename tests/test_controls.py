@@ -287,3 +287,13 @@ def test_a_store_from_before_the_controls_is_migrated(tmp_path):
         (episode,) = store.episodes()
         assert episode.key.controls == Controls()
         assert store.status(episode.key) == ("unfinished", None)
+
+
+def test_distractor_units_are_what_pint_says():
+    """The pool's SI factors and dimensions, hand-written for the runtime
+    (which loads no pint), agree with the compiler's pint reading."""
+    from scigame.compiler.units import dimension_vector, resolve_unit
+    for spec in DISTRACTOR_POOL:
+        unit = resolve_unit(spec.unit)
+        assert unit.si_factor == pytest.approx(spec.si_factor, rel=1e-12), spec.name
+        assert dimension_vector(unit) == spec.dimension, spec.name

@@ -1,0 +1,120 @@
+"""Experiments a scientist would run in the Adaptive protocol.
+
+1. A base point at mid-domain, then one input at a time moved to a low and
+   a high value with the others held at the base (the controlled
+   comparisons of the explanation).
+2. Separability and symmetry: for pairs of inputs, the point with both
+   moved, which tells whether their effects multiply (f(a′,b′)·f(a,b) =
+   f(a′,b)·f(a,b′)) or add; for two inputs of the same dimension, the
+   point with their values swapped.
+3. Then the point, among seeded random candidates of the domain, where
+   the two leading hypotheses disagree most in tolerance units, with a
+   bonus for distance from the points already measured.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Optional
+
+import numpy as np
+
+from .identify import Hyp
+from .task import Input, Output, Sampler
+from .trees import evaluate
+
+#: Random candidates searched for the most telling experiment.
+CANDIDATE_POINTS = 512
+#: Positions (in [0, 1] of the domain) of the base point and the low and high values.
+BASE, LOW, HIGH = 0.5, 0.15, 0.85
+#: Pairs tested for separability at most.
+MAX_PAIRS = 6
+
+
+def _point(inputs: list[Input], u: dict[str, float]) -> dict[str, float]:
+    return {i.name: i.tidy(float(i.from_unit(np.array([u.get(i.name, BASE)]))[0])) for i in inputs}
+
+
+def _pairs(inputs: list[Input]) -> list[tuple[Input, Input]]:
+    varying = [i for i in inputs if i.varies]
+    return list(itertools.combinations(varying, 2))[:MAX_PAIRS]
+
+
+def planned(inputs: list[Input]) -> list[tuple[dict[str, float], str]]:
+    """The controlled design: base, one at a time, pairs, swaps."""
+    plan = [(_point(inputs, {}), "base point at mid-domain")]
+    for i in inputs:
+        if i.varies:
+            plan.append((_point(inputs, {i.name: LOW}), f"vary {i.name} alone (low)"))
+            plan.append((_point(inputs, {i.name: HIGH}), f"vary {i.name} alone (high)"))
+    for a, b in _pairs(inputs):
+        plan.append((_point(inputs, {a.name: HIGH, b.name: HIGH}), f"separability of {a.name} and {b.name}"))
+        if a.dim is not None and b.dim is not None and np.allclose(a.dim, b.dim) and a.unit == b.unit:
+            swap = _point(inputs, {a.name: LOW, b.name: HIGH})
+            swap[a.name], swap[b.name] = swap[b.name], swap[a.name]
+            if a.lo <= swap[a.name] <= a.hi and b.lo <= swap[b.name] <= b.hi:
+                plan.append((swap, f"symmetry of {a.name} and {b.name}"))
+    seen, out = set(), []
+    for pt, why in plan:
+        key = tuple(sorted(pt.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append((pt, why))
+    return out
+
+
+def plan_size(inputs: list[Input], budget: Optional[int]) -> int:
+    """How much of the controlled design to run: at most half the budget."""
+    n = len(planned(inputs))
+    return n if budget is None else max(min(n, budget // 2), min(4, budget))
+
+
+def findings(inputs: list[Input], outputs: list[Output], observations: list) -> list[str]:
+    """What the controlled design showed: separable pairs, symmetric pairs."""
+    table = {tuple(sorted(ob.inputs.items())): ob.outputs for ob in observations}
+    out = []
+    for a, b in _pairs(inputs):
+        keys = [_point(inputs, u) for u in ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})]
+        rows = [table.get(tuple(sorted(k.items()))) for k in keys]
+        if any(r is None for r in rows):
+            continue
+        for o in outputs:
+            f0, fa, fb, fab = (float(r.get(o.name, math.nan)) for r in rows)
+            tol = float(o.scale(np.array([fab]))[0]) * 2
+            if abs(fa * fb - f0 * fab) <= tol * max(abs(f0), 1e-300) and f0 != 0:
+                out.append(f"{o.name} is multiplicatively separable in {a.name} and {b.name}")
+            elif abs(fa + fb - f0 - fab) <= tol:
+                out.append(f"{o.name} is additively separable in {a.name} and {b.name}")
+    return out
+
+
+def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler: Sampler,
+           known: list[dict], rejected: list[dict], seed: int, turn: int) -> tuple[dict[str, float], str]:
+    """The candidate point where the two leading hypotheses disagree most."""
+    d = len(inputs)
+    rng = np.random.default_rng(np.random.SeedSequence([seed & 0xFFFFFFFF, len(known), turn]))
+    C = sampler.from_unit(rng.random((CANDIDATE_POINTS, d)))
+    for inp in inputs:
+        C[inp.name] = np.array([inp.tidy(v) for v in C[inp.name]])
+    ranked = sorted(range(len(hyps)), key=lambda i: -hyps[i].confidence)
+    a, b = ranked[0], ranked[1]
+    score = np.zeros(CANDIDATE_POINTS)
+    for o in outputs:
+        pa, pb = evaluate(hyps[a].predictor[o.name], C), evaluate(hyps[b].predictor[o.name], C)
+        if pa is not None and pb is not None:
+            score += np.abs(pa - pb) / np.maximum(o.scale(pa), o.scale(pb))
+    others = known + rejected
+    if others:
+        U = np.column_stack([inp.to_unit(C[inp.name]) for inp in inputs])
+        K = np.array([[float(inp.to_unit(np.array([float(p.get(inp.name, 0.0))]))[0]) for inp in inputs]
+                      for p in others])
+        dist = np.min(np.linalg.norm(U[:, None, :] - K[None, :, :], axis=2), axis=1)
+    else:
+        dist = np.ones(CANDIDATE_POINTS)
+    total = np.minimum(score, 50.0) + 0.5 * dist
+    if rejected:
+        total = np.where(dist < 0.02, -np.inf, total)
+    best = int(np.argmax(total))
+    return ({inp.name: float(C[inp.name][best]) for inp in inputs},
+            f"hypotheses {a + 1} and {b + 1} differ here by {score[best]:.3g} tolerances")

@@ -1,0 +1,110 @@
+"""Fitting one candidate law's constants, and the record of a fitted law.
+
+Every candidate is `y = T⁻¹(C · M(x) · h(x; a))`: a monomial M whose
+exponents are snapped to small rationals, a factor h with a few nonlinear
+constants a (an exponential of a group, a power of 1 + a group, a sine, ...)
+and an optional output transform T (1/y, sin y for angles). Screening fits
+the monomial by weighted least squares in log space; the survivors get a
+nonlinear least-squares refinement of (C, a) on the errors in tolerance
+units, and held-out refits reuse it from the fitted values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+#: Scaled errors are clipped here so one wild point cannot swamp a likelihood.
+ERROR_CAP = 1e3
+#: Denominators tried when snapping an exponent to a rational.
+DENOMINATORS = (1, 2, 3)
+
+
+@dataclass
+class Law:
+    """One fitted law for one output."""
+
+    kind: str
+    text: str
+    tree: Any
+    k: int  # constants fitted to the data
+    complexity: float  # description length of the structure, in nats
+    refit: Callable[[np.ndarray], Optional[Callable[[dict], np.ndarray]]]
+    fit_error: float = math.inf  # sum of squared scaled errors in sample
+    predict_obs: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    loo: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    score: float = -math.inf
+    check: Optional[np.ndarray] = None
+
+
+def wls(A: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[np.ndarray]:
+    """Weighted least squares min Σ w (A c − y)²."""
+    if A.shape[0] < A.shape[1] or A.shape[1] == 0:
+        return None
+    sw = np.sqrt(np.maximum(w, 0))
+    try:
+        c, *_ = np.linalg.lstsq(A * sw[:, None], y * sw, rcond=None)
+    except (np.linalg.LinAlgError, ValueError):
+        return None
+    return c if np.all(np.isfinite(c)) else None
+
+
+def snap_options(t: float) -> list[Fraction]:
+    """Simple fractions near t, simplest first (at most three)."""
+    out: list[Fraction] = [Fraction(round(t))]
+    for den in DENOMINATORS[1:]:
+        f = Fraction(round(t * den), den)
+        if f not in out and abs(float(f) - t) <= 0.2:
+            out.append(f)
+    return out[:1] + sorted(out[1:], key=lambda f: abs(float(f) - t))[:1]
+
+
+def exponent_penalty(p: Fraction) -> float:
+    """Nats for writing an exponent: integers are cheap, thirds dearer."""
+    return 0.0 if p == 0 else 0.5 * math.log(1 + abs(p.numerator)) + (0 if p.denominator == 1 else
+                                                                       1.2 * math.log(p.denominator + 1))
+
+
+def best_scale(f: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[float]:
+    """The C minimising Σ w (C f − y)²."""
+    den = float(np.sum(w * f * f))
+    if not den > 0 or not math.isfinite(den):
+        return None
+    c = float(np.sum(w * f * y) / den)
+    return c if math.isfinite(c) and c != 0 else None
+
+
+def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, X: dict,
+           y: np.ndarray, sw: np.ndarray, idx: Optional[np.ndarray] = None,
+           nfev: int = 25) -> Optional[np.ndarray]:
+    """Nonlinear least squares on the scaled errors (model − y)/sw."""
+    from scipy.optimize import least_squares
+
+    if idx is not None:
+        X = {k: v[idx] for k, v in X.items()}
+        y, sw = y[idx], sw[idx]
+    if len(y) < len(theta0):
+        return None
+
+    def resid(t):
+        with np.errstate(all="ignore"):
+            r = (model(t, X) - y) / sw
+        return np.where(np.isfinite(r), np.clip(r, -1e8, 1e8), 1e8)
+    try:
+        sol = least_squares(resid, theta0, method="lm" if len(y) > len(theta0) else "trf",
+                            x_scale="jac", max_nfev=nfev)
+    except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+        return None
+    return sol.x if np.all(np.isfinite(sol.x)) else None
+
+
+def scaled_errors(pred: Optional[np.ndarray], y: np.ndarray, sw: np.ndarray) -> np.ndarray:
+    if pred is None:
+        return np.full(len(y), ERROR_CAP)
+    with np.errstate(all="ignore"):
+        e = np.abs(np.asarray(pred, float) - y) / sw
+    return np.where(np.isfinite(e), np.minimum(e, ERROR_CAP), ERROR_CAP)

@@ -1,0 +1,240 @@
+"""The baseline player: reads the task, decides one action per turn."""
+
+from __future__ import annotations
+
+import math
+from typing import Optional
+
+import numpy as np
+
+from ...records import Action, Experiment, Hypothesis, Submission, Usage
+from ..base import EpisodeState, Player
+from . import design
+from .discover import discover
+from .explain import texts
+from .identify import Hyp, identify
+from .task import Input, Output, Sampler, parse_inputs, parse_outputs
+from .trees import evaluate, is_num
+
+#: An adaptive episode gives up (submits below τ, a protocol break) when its
+#: leading hypothesis mispredicted at least this many of the last
+#: EVIDENCE_WINDOW new observations (predicted before they were measured):
+#: the evidence says its search space does not hold the law.
+EVIDENCE_WINDOW = 8
+MISSES_TO_GIVE_UP = 5
+
+
+def observed(state: EpisodeState, inputs: list[Input], outputs: list[Output]):
+    """(X, Y): the observations as arrays, non-finite outputs as NaN."""
+    rows = []
+    for ob in state.observations:
+        try:
+            xs = [float(ob.inputs[i.name]) for i in inputs]
+        except (KeyError, TypeError, ValueError):
+            continue
+        if all(math.isfinite(v) for v in xs):
+            rows.append((xs, ob.outputs))
+    X = {i.name: np.array([r[0][j] for r in rows], dtype=float) for j, i in enumerate(inputs)}
+    Y = {}
+    for o in outputs:
+        vals = []
+        for _, outs in rows:
+            try:
+                vals.append(float(outs.get(o.name, math.nan)))
+            except (TypeError, ValueError):
+                vals.append(math.nan)
+        Y[o.name] = np.array(vals, dtype=float)
+    return X, Y
+
+
+def ensure_two(hyps: list[Hyp], outputs: list[Output], Y: dict) -> list[Hyp]:
+    """At least two hypotheses with confidences that sum to 1; a constant
+    law is the fallback rival."""
+    hyps = [h for h in hyps if math.isfinite(h.confidence)]
+    while len(hyps) < 2:
+        pred = {}
+        for o in outputs:
+            y = Y.get(o.name, np.zeros(0))
+            y = y[np.isfinite(y)] if len(y) else y
+            c = float(np.mean(y)) if len(y) else float(len(hyps) + 1)
+            if any(is_num(h.predictor.get(o.name)) and h.predictor.get(o.name) == c for h in hyps):
+                c += 1.0
+            pred[o.name] = c
+        hyps.append(Hyp("The outputs do not change with the inputs (a constant).", 0.0 if hyps else 1.0, pred))
+    total = sum(max(h.confidence, 0.0) for h in hyps)
+    for h in hyps:
+        h.confidence = max(h.confidence, 0.0) / total if total > 0 else 1.0 / len(hyps)
+    i = max(range(len(hyps)), key=lambda j: hyps[j].confidence)
+    hyps[i].confidence = max(hyps[i].confidence + 1.0 - sum(h.confidence for h in hyps), 0.0)
+    return hyps
+
+
+def temper(hyps: list[Hyp], cap: float) -> None:
+    """Shrink confidences toward uniform until the top one is at most `cap`."""
+    k, top = len(hyps), max(h.confidence for h in hyps)
+    if k < 2 or top <= cap:
+        return
+    a = (top - cap) / (top - 1.0 / k) if top > 1.0 / k else 1.0
+    for h in hyps:
+        h.confidence = (1 - a) * h.confidence + a / k
+
+
+def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0) -> int:
+    """How many of the last EVIDENCE_WINDOW observed experiments after the
+    first `skip` turns (the controlled design) the then leading hypothesis
+    predicted outside the tolerance."""
+    misses, seen = 0, 0
+    for t in reversed(state.turns[skip:]):
+        ex, resp = (t.action.experiment if t.action else None), t.response
+        if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
+            continue
+        lead = max(range(len(t.action.hypotheses)), key=lambda i: t.action.hypotheses[i].confidence)
+        pred = ex.predictions[lead] if lead < len(ex.predictions) else {}
+        for o in outputs:
+            y, p = resp.observation.outputs.get(o.name), pred.get(o.name)
+            if y is not None and p is not None and abs(p - y) > float(o.scale(np.array([y]))[0]):
+                misses += 1
+                break
+        seen += 1
+        if seen == EVIDENCE_WINDOW:
+            return misses
+    return 0  # not enough evidence yet to conclude anything
+
+
+class Evidence:
+    """Hypotheses from one search and their log weights, updated with every
+    later observation: −½ e² per output, e the error of the prediction
+    (made before the observation) in tolerance units. Hypotheses that
+    predict the same within a tolerance over the domain are pooled."""
+
+    def __init__(self, hyps: list[Hyp], n: int, misfit: float, outputs: list[Output], check_X: dict):
+        self.n, self.misfit = n, misfit
+        self.hyps: list[Hyp] = []
+        checks: list[dict] = []
+        for h in sorted(hyps, key=lambda h: -h.confidence):
+            c = {o.name: evaluate(h.predictor[o.name], check_X) for o in outputs}
+            twin = next((k for k, other in enumerate(checks) if all(
+                c[o.name] is not None and other[o.name] is not None
+                and np.max(np.abs(c[o.name] - other[o.name]) / o.scale(other[o.name])) <= 1.0 for o in outputs)),
+                None)
+            if twin is None:
+                self.hyps.append(h)
+                checks.append(c)
+            else:
+                self.hyps[twin].confidence += h.confidence
+        self.logw = [math.log(max(h.confidence, 1e-300)) for h in self.hyps]
+
+    def update(self, outputs: list[Output], X: dict, Y: dict) -> Optional[list[Hyp]]:
+        """The hypotheses reweighed by the observations since the search, or
+        None when the leading one missed one of them (search again)."""
+        lead = max(range(len(self.hyps)), key=lambda i: self.logw[i])
+        new = {k: v[self.n:] for k, v in X.items()}
+        logw = list(self.logw)
+        for i, h in enumerate(self.hyps):
+            for o in outputs:
+                y = Y[o.name][self.n:]
+                p = evaluate(h.predictor[o.name], new)
+                e = np.full(len(y), 30.0) if p is None else np.minimum(np.abs(p - y) / o.scale(y), 30.0)
+                e = np.where(np.isfinite(e), e, 30.0)
+                if i == lead and np.any(e > 1.0):
+                    return None
+                logw[i] -= 0.5 * float(np.sum(e ** 2))
+        top = max(logw)
+        weights = [math.exp(w - top) for w in logw]
+        total = sum(weights)
+        return [Hyp(h.statement, w / total, h.predictor, h.detail) for h, w in zip(self.hyps, weights)]
+
+
+class BaselinePlayer(Player):
+    """A classical scientist: dimensional analysis and a symbolic search,
+    held-out error for model choice, controlled experiments, the τ rule."""
+
+    name = "baseline"
+
+    async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
+        with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
+            return self.decide(state), Usage()
+
+    def decide(self, state: EpisodeState) -> Action:
+        """The action for this state (synchronous: easy to test and profile)."""
+        task = state.task
+        inputs, outputs = parse_inputs(task), parse_outputs(task)
+        sampler = Sampler(inputs)
+        check_X = sampler.check_sample()
+        X, Y = observed(state, inputs, outputs)
+        n = len(state.observations)
+        caps: list[float] = []
+        if state.setting == "identification" and task.get("candidates"):
+            hyps = identify(task, inputs, outputs, X, Y, check_X)
+        else:
+            planning = state.protocol == "adaptive" and n < self._plan_left(state, inputs)[1]
+            hyps, misfit = self._discovery(state, inputs, outputs, X, Y, check_X, planning)
+            if misfit > 1.0:
+                caps.append(0.5)  # nothing fits within tolerance: not to be trusted
+            if planning:
+                caps.append(min(0.75, float(state.threshold) - 0.05))
+        hyps = ensure_two(hyps, outputs, Y)
+        if caps:
+            temper(hyps, cap=max(min(caps), 1.0 / len(hyps)))
+        top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
+        submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= state.threshold
+        plan = self._plan_left(state, inputs)[1] if state.setting == "discovery" else 0
+        gave_up = not submit and prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
+        records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
+        if submit or gave_up:
+            expl, appl = texts(state.setting, n, hyps[top], inputs, outputs, X,
+                               design.findings(inputs, outputs, state.observations))
+            note = f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
+            if gave_up:
+                note += (f"; its predictions missed {MISSES_TO_GIVE_UP} or more of the last {EVIDENCE_WINDOW} "
+                         "new measurements, so the search does not hold this law: submitting below the "
+                         "threshold (a protocol break)")
+            return Action(hypotheses=records, notes=note,
+                          submission=Submission(selected=top, predictor=hyps[top].predictor,
+                                                explanation=expl, applicability=appl))
+        point, why = self._next_point(state, inputs, outputs, hyps, sampler)
+        preds = []
+        for h in hyps:
+            row = {}
+            for o in outputs:
+                v = evaluate(h.predictor[o.name], {k: np.array([val]) for k, val in point.items()})
+                row[o.name] = float(v[0]) if v is not None and math.isfinite(float(v[0])) else 0.0
+            preds.append(row)
+        return Action(hypotheses=records, notes=why,
+                      experiment=Experiment(inputs=point, outputs=[o.name for o in outputs], predictions=preds))
+
+    def _discovery(self, state, inputs, outputs, X, Y, check_X, planning: bool) -> tuple[list[Hyp], float]:
+        """Search, or (Adaptive, after a search) update the searched
+        hypotheses with the observations they predicted before they were
+        made; a new search when the leading one mispredicted one of them."""
+        n = len(state.observations)
+        memo = getattr(self, "_memo", None)
+        if state.protocol == "adaptive" and not planning and memo is not None and memo.n < n \
+                and memo.n <= len(next(iter(Y.values()), [])):
+            updated = memo.update(outputs, X, Y)
+            if updated is not None:
+                return updated, memo.misfit
+        hyps, misfit = discover(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
+        self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
+        return hyps, misfit
+
+    @staticmethod
+    def _plan_left(state: EpisodeState, inputs: list[Input]) -> tuple[list, int]:
+        """The controlled design points not yet measured or refused, and its size."""
+        budget = state.steps_left + len(state.turns) if state.steps_left is not None else None
+        size = design.plan_size(inputs, budget) if state.setting == "discovery" else 0
+        done = [t.action.experiment.inputs for t in state.turns if t.action is not None and t.action.experiment]
+        plan = design.planned(inputs)[:size]
+        return [(p, why) for p, why in plan if p not in done], size
+
+    def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str]:
+        if not inputs:
+            return {}, "no inputs to vary"
+        left, _ = self._plan_left(state, inputs)
+        if left:
+            return left[0]
+        rejected = [t.action.experiment.inputs for t in state.turns
+                    if t.response is not None and t.response.rejected and t.action is not None
+                    and t.action.experiment]
+        known = [dict(ob.inputs) for ob in state.observations]
+        return design.choose(inputs, outputs, hyps, sampler, known, rejected, int(state.seed), len(state.turns))

@@ -1,0 +1,82 @@
+"""No data: the law the units alone suggest.
+
+The product of powers of the positive inputs, times at most one universal
+constant (preferably one the task's text hints at), with exactly the
+output's dimension, coefficient 1 (the constant's value and the unit
+factors folded in); a proportionality and a sum as the alternatives.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+
+from .dims import CONSTANTS, constant_vector
+from .fitting import Law
+from .task import Input, Output, fmt
+from .trees import op, power, product, var
+
+_EXPONENTS = (-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3, 4)
+#: Words in a task's text that make a constant a plausible ingredient.
+_CUES = {
+    "G": ("gravitation", "attract", "bodies", "planet", "orbit"),
+    "g": ("earth", "gravity", "pendulum", "swing", "fall", "weight", "height", "hangs"),
+    "c": ("speed of light", "relativ", "electromagnetic"),
+    "R": ("gas", "molar", "mol ", "reaction", "solution"),
+    "k_B": ("molecule", "thermal", "boltzmann"),
+    "sigma": ("radiat", "emit", "black", "glow"),
+    "h": ("photon", "quantum", "frequency"),
+    "e": ("charge", "electron", "ion"),
+}
+
+
+def _guess(pos: list[Input], output: Output, context: str):
+    D = np.column_stack([i.dim for i in pos])
+    grid = np.array(list(itertools.product(_EXPONENTS, repeat=len(pos))), dtype=float)
+    dims = grid @ D.T
+    best = None
+    options = [(None, 1.0, np.zeros(len(output.dim)), 0.0)]
+    for sym, value, dim in CONSTANTS:
+        for cp in (1.0, -1.0, 0.5, -0.5):
+            options.append((sym, value, constant_vector(dim) * cp, cp))
+    for sym, value, cdim, cp in options:
+        ok = np.flatnonzero(np.abs(dims + cdim - output.dim).sum(axis=1) < 1e-9)
+        if len(ok) == 0:
+            continue
+        cue = sym is not None and any(w in context for w in _CUES.get(sym, ()))
+        g = grid[ok]
+        cost = (0.3 * np.abs(g).sum(axis=1) + 0.5 * (g % 1 != 0).sum(axis=1) + 1.0 * (g == 0).sum(axis=1)
+                + 0.01 * (g ** 2).sum(axis=1) + (0 if sym is None else 2.0 + abs(cp) % 1 - (1.5 if cue else 0.0)))
+        j = int(np.argmin(cost))
+        if best is None or cost[j] < best[0] - 1e-12:
+            best = (float(cost[j]), g[j], sym, value, cp)
+    return best
+
+
+def prior_laws(inputs: list[Input], output: Output, context: str = "") -> list[Law]:
+    """The units-only guess and two plain alternatives, none fitted."""
+    pos = [i for i in inputs if i.positive and i.angle is None and i.dim is not None]
+    laws = []
+    best = _guess(pos, output, context.lower()) if pos and output.dim is not None and len(pos) <= 5 else None
+    if best is not None and np.any(best[1] != 0):
+        _, p, sym, value, cp = best
+        coef = (value ** cp if sym else 1.0) / output.si_factor
+        for e, i in zip(p, pos):
+            coef *= i.si_factor ** e
+        powers = [Fraction(e).limit_denominator(2) for e in p]
+        mono = "·".join(i.name if e == 1 else f"{i.name}^{e}" for i, e in zip(pos, powers) if e)
+        const = "" if sym is None else (f"{sym}·" if cp == 1 else f"{sym}^{Fraction(cp).limit_denominator(2)}·")
+        tree = product([float(coef)] + [power(var(i.name), float(e)) for i, e in zip(pos, powers) if e])
+        laws.append(Law("dimensional analysis", f"{output.name} = 1·{const}{mono} = {fmt(coef)}·{mono} "
+                        "in the declared units", tree, 0, 0.0, lambda idx: None))
+    elif pos:
+        laws.append(Law("proportionality", f"{output.name} = " + "·".join(i.name for i in pos),
+                        product([var(i.name) for i in pos]), 0, 0.5, lambda idx: None))
+    if inputs:
+        tree = op("add", *[var(i.name) for i in inputs]) if len(inputs) > 1 else var(inputs[0].name)
+        laws.append(Law("linear", f"{output.name} = " + " + ".join(i.name for i in inputs), tree, 0, 1.0,
+                        lambda idx: None))
+    laws.append(Law("constant", f"{output.name} = 1", 1.0, 0, 2.0, lambda idx: None))
+    return laws

@@ -1,0 +1,604 @@
+"""The symbolic search: candidate laws in increasing complexity, fitted.
+
+For one output the search enumerates, cheapest first,
+
+1. monomials `C·Π xᵢ^pᵢ` (times powers of sin, cos or tan of an angle),
+   with the exponents fixed by the units up to the dimensionless groups
+   (Buckingham π, see dims.py) or, when the law needs a hidden
+   dimensional constant, fitted freely; exponents snapped to small
+   rationals;
+2. a monomial times one function of one argument `u(a·Q)`: Q a
+   dimensionless group (or, with a hidden constant, a small monomial),
+   u one of exp, sin, cos, tanh, log, (1 + ·)^b, 1/(exp(·) − 1);
+3. sparse sums `Σ cⱼ·Mⱼ` of up to three monomials (orthogonal matching
+   pursuit over a dictionary of monomials with the right units);
+
+each also for a transformed output (1/y, and sin y or tan y for an angle).
+Screening is linear least squares; the best few per family get a
+nonlinear refinement (fitting.refine). Model choice is in select.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .dims import Dimensions, independent
+from .fitting import Law, best_scale, exponent_penalty, refine, scaled_errors, snap_options, wls
+from .task import Input, Output, fmt
+from .trees import op, power, product, var
+
+#: Refined candidates kept per family after screening.
+KEEP_PER_FAMILY = 2
+#: Function factors screened in full per space, after a cheap first cut.
+FUNCTIONS_SCREENED = 24
+#: Grid of |a·Q| values (at the median Q) tried for a function's argument.
+ARGUMENT_GRID = np.geomspace(0.01, 100.0, 25)
+
+
+@dataclass(frozen=True)
+class Transform:
+    """An output transform z = T(y) with its inverse as numpy and as a tree."""
+
+    name: str
+    forward: Callable[[np.ndarray], np.ndarray]
+    inverse: Callable[[np.ndarray], np.ndarray]
+    tree: Callable[[Any], Any]
+    cost: float
+
+
+def transforms(output: Output) -> list[Transform]:
+    ident = Transform("y", lambda y: y, lambda z: z, lambda t: t, 0.0)
+    recip = Transform("1/y", lambda y: 1.0 / y, lambda z: 1.0 / z, lambda t: op("div", 1.0, t), 1.5)
+    out = [ident, recip]
+    f = output.angle
+    if f:
+        out.append(Transform("sin y", lambda y: np.sin(f * y), lambda z: np.arcsin(z) / f,
+                             lambda t: op("div", op("asin", t), f), 1.5))
+        out.append(Transform("tan y", lambda y: np.tan(f * y), lambda z: np.arctan(z) / f,
+                             lambda t: op("div", op("atan", t), f), 1.5))
+    return out
+
+
+@dataclass(frozen=True)
+class Unary:
+    """u in u(a·Q): numpy, tree, description length, whether a must be > 0."""
+
+    name: str
+    fn: Callable[[np.ndarray], np.ndarray]
+    tree: Callable[[Any], Any]
+    cost: float
+    positive: bool = False
+
+
+def _pow1(b: float) -> Unary:
+    return Unary(f"(1+·)^{fmt(b)}", lambda z: (1.0 + z) ** b, lambda t: power(op("add", 1.0, t), b),
+                 2.5 + exponent_penalty(Fraction(b).limit_denominator(2)))
+
+
+UNARIES = (
+    Unary("exp", np.exp, lambda t: op("exp", t), 2.0),
+    *[_pow1(b) for b in (-1.0, 1.0, -0.5, 0.5, 2.0, -2.0)],
+    Unary("sin", np.sin, lambda t: op("sin", t), 2.5),
+    Unary("cos", np.cos, lambda t: op("cos", t), 2.5),
+    Unary("tanh", np.tanh, lambda t: op("tanh", t), 3.0),
+    Unary("log", np.log, lambda t: op("log", t), 2.5, positive=True),
+    Unary("1/(exp-1)", lambda z: 1.0 / np.expm1(z), lambda t: op("div", 1.0, op("sub", op("exp", t), 1.0)), 4.0),
+)
+
+
+@dataclass(frozen=True)
+class Factor:
+    """A fixed-shape factor h(x; a) of the law (an angle feature or u(a·Q))."""
+
+    label: str
+    values: Callable[[float, dict], np.ndarray]  # (a, X) -> h
+    tree: Callable[[float], Any]
+    cost: float
+    grid: tuple[float, ...] = ()  # values of a to screen; () for no constant
+    group: bool = True  # its argument is a dimensionless group (no hidden constant needed)
+    batch: Optional[Callable[[tuple], np.ndarray]] = None  # h at the observed points for a grid of a
+
+
+class OutputData:
+    """One output's observations, in declared units, with its tolerance scale."""
+
+    def __init__(self, inputs: list[Input], output: Output, X: dict[str, np.ndarray], y: np.ndarray,
+                 dims: Optional[Dimensions]):
+        self.inputs, self.output, self.X, self.y, self.dims = inputs, output, X, y, dims
+        self.n = len(y)
+        self.sw = output.scale(y)
+        self.w = 1.0 / self.sw ** 2
+        self.positive = [i for i in inputs if i.positive and i.angle is None and i.varies]
+        with np.errstate(all="ignore"):
+            self.logs = {i.name: np.log(X[i.name]) for i in self.positive}
+
+
+def _monomial_tree(names: list[str], p: list[Fraction]) -> list:
+    return [power(var(nm), float(e)) for nm, e in zip(names, p) if e != 0]
+
+
+def _monomial_text(names: list[str], p: list[Fraction]) -> str:
+    return "·".join(nm if e == 1 else f"{nm}^{e}" for nm, e in zip(names, p) if e != 0) or "1"
+
+
+@dataclass
+class Space:
+    """Monomial exponents p = p0 + G·t over `names` (t fitted and snapped)."""
+
+    names: list[str]
+    p0: list[Fraction]
+    directions: list[list[Fraction]]
+    label: str
+    cost: float  # nats for the choice of space (dimensional is cheaper)
+
+
+def spaces(data: OutputData, transform: Transform) -> list[Space]:
+    """The dimensional space (when the units fix the prefactor) and the free one."""
+    out = []
+    d = data.dims
+    if d is not None and d.determined and transform.name in ("y", "1/y"):
+        sign = 1 if transform.name == "y" else -1
+        k = len(d.basis)
+        G = [[Fraction(x) for x in g] for g in independent(d.groups, k)] if k else []
+        out.append(Space(list(d.names), [sign * x for x in d.prefactor], G, "dimensional analysis", 0.0))
+    names = [i.name for i in data.positive]
+    eye = [[Fraction(int(i == j)) for j in range(len(names))] for i in range(len(names))]
+    free_cost = 2.0 if out else 0.5
+    out.append(Space(names, [Fraction(0)] * len(names), eye, "free exponents", free_cost))
+    return out
+
+
+@dataclass
+class Screened:
+    """A screened candidate: structure and first-pass constants."""
+
+    err: float
+    cost: float
+    transform: Transform
+    space: Space
+    factor: Factor
+    a: float
+    p: list[Fraction]
+    c: float
+
+
+def _z_scale(data: OutputData, tr: Transform) -> tuple[np.ndarray, np.ndarray]:
+    """The transformed target and its tolerance scale (by finite differences)."""
+    with np.errstate(all="ignore"):
+        z = tr.forward(data.y)
+        sz = np.abs(tr.forward(data.y + data.sw) - tr.forward(data.y - data.sw)) / 2
+    return z, sz
+
+
+def _monomial_values(data: OutputData, space: Space, p: list[Fraction], X: dict) -> np.ndarray:
+    n = len(next(iter(X.values()))) if X else 1
+    f = np.ones(n)
+    with np.errstate(all="ignore"):
+        for nm, e in zip(space.names, p):
+            if e != 0:
+                f = f * np.power(X[nm], float(e))
+    return f
+
+
+def _log_fit(data, space, factor, grid, base, L, rows, wlog, sign):
+    """Weighted log-space least squares for every a of the grid at once:
+    (coefficients, residuals, the a values kept, their factor values)."""
+    with np.errstate(all="ignore"):
+        H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
+    S = H * sign[:, None]  # h must change sign where y does, and nowhere else
+    good = np.all(np.isfinite(H) & (H != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
+    if not np.any(good):
+        return None
+    A = np.column_stack([np.ones(data.n)] + L)[rows]
+    with np.errstate(all="ignore"):
+        R = (base[:, None] - np.log(np.abs(H[:, good])))[rows]
+    sw = np.sqrt(wlog)[:, None]
+    try:
+        coef, *_ = np.linalg.lstsq(A * sw, R * sw, rcond=None)
+    except (np.linalg.LinAlgError, ValueError):
+        return None
+    resid = np.sum(((A @ coef - R) * sw) ** 2, axis=0)
+    return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
+
+
+def _zoom(data, factor, grid, step, base, L, rows, wlog, rounds, sign):
+    """The best a on the grid, zoomed in `rounds` times: (coef, a, h) or None."""
+    for _ in range(rounds):
+        fit = _log_fit(data, None, factor, grid, base, L, rows, wlog, sign)
+        if fit is None:
+            return None
+        coef, resid, kept, H = fit
+        col = int(np.argmin(resid))
+        grid = tuple(kept[col] * np.geomspace(1 / step, step, 9))
+        step = step ** 0.4
+    return coef[:, col], kept[col], H[:, col]
+
+
+def _exponents(space: Space, ts) -> list[Fraction]:
+    return [p0 + sum((Fraction(ti) * g[j] for ti, g in zip(ts, space.directions)), Fraction(0))
+            for j, p0 in enumerate(space.p0)]
+
+
+@dataclass
+class _Setup:
+    """What screening one (transform, space) shares across factors."""
+
+    z: np.ndarray
+    wz: np.ndarray
+    logz: np.ndarray
+    base: np.ndarray
+    L: list
+    rows: np.ndarray
+    wlog: np.ndarray
+    sign: np.ndarray
+
+
+def setup(data: OutputData, tr: Transform, space: Space) -> Optional[_Setup]:
+    z, sz = _z_scale(data, tr)
+    with np.errstate(all="ignore"):
+        L = [sum((float(g[j]) * data.logs[nm] for j, nm in enumerate(space.names) if g[j] != 0),
+                 np.zeros(data.n)) for g in space.directions]
+        logz = np.log(np.abs(z))
+    rows = np.isfinite(logz) & np.all([np.isfinite(col) for col in L] or [np.ones(data.n, bool)], axis=0)
+    if rows.sum() < len(L) + 1:
+        return None
+    wz = 1.0 / np.maximum(sz, 1e-300) ** 2
+    wlog = np.where(np.isfinite(z), (np.abs(z) / np.maximum(sz, 1e-300)) ** 2, 0)[rows]
+    sign = np.where(np.isfinite(z), np.sign(z), 1.0)
+    return _Setup(z, wz, logz, logz - _log_monomial(data, space.names, space.p0), L, rows, wlog, sign)
+
+
+def prescore(data: OutputData, st: _Setup, factor: Factor) -> float:
+    """The best log-space residual on the factor's coarse grid (a cheap first cut)."""
+    fit = _log_fit(data, None, factor, factor.grid or (0.0,), st.base, st.L, st.rows, st.wlog, st.sign)
+    return math.inf if fit is None else float(np.min(fit[1]))
+
+
+def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
+           st: Optional[_Setup] = None) -> list[Screened]:
+    """Log-space least squares of the monomial for every a on the factor's
+    grid, zoomed in around the best a; then, for each way of snapping the
+    exponents, a again with the exponents fixed."""
+    st = st or setup(data, tr, space)
+    if st is None:
+        return []
+    z, wz, logz, base, L, rows, wlog, sign = st.z, st.wz, st.logz, st.base, st.L, st.rows, st.wlog, st.sign
+    step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
+    first = _zoom(data, factor, factor.grid or (0.0,), step, base, L, rows, wlog, 4 if factor.grid else 1, sign)
+    if first is None:
+        return []
+    coef, a, h = first
+    options = [snap_options(float(x)) for x in coef[1:]]
+    combos = list(itertools.islice(itertools.product(*options), 2)) if len(options) <= 5 else \
+        [tuple(o[0] for o in options)]
+    best = None
+    for ts in combos:
+        p = _exponents(space, ts)
+        if factor.grid:
+            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 4, sign)
+            if again is None:
+                continue
+            _, a_p, h_p = again
+        else:
+            a_p, h_p = a, h
+        f = _monomial_values(data, space, p, data.X) * h_p
+        ok = np.isfinite(f) & np.isfinite(z)
+        c = best_scale(f[ok], z[ok], wz[ok]) if np.any(ok) else None
+        if c is None:
+            continue
+        with np.errstate(all="ignore"):
+            err = float(np.sum(scaled_errors(tr.inverse(c * f), data.y, data.sw) ** 2))
+        pen = sum(exponent_penalty(Fraction(x)) for x in ts)
+        if best is None or err + 2 * pen < best[0] + 2 * best[1]:
+            best = (err, pen, p, c, a_p)
+    if best is None:
+        return []
+    err, pen, p, c, a_p = best
+    cost = space.cost + factor.cost + tr.cost + pen + 0.3 * sum(1 for x in p if x != 0)
+    return [Screened(err, cost, tr, space, factor, a_p, p, c)]
+
+
+def _log_monomial(data: OutputData, names: list[str], p: list[Fraction]) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return sum((float(e) * data.logs[nm] for nm, e in zip(names, p) if e != 0), np.zeros(data.n))
+
+
+def _angle_factors(data: OutputData) -> list[Factor]:
+    out = [Factor("", lambda a, X: np.ones(len(next(iter(X.values())))) if X else np.ones(1),
+                  lambda a: 1.0, 0.0)]
+    for inp in data.inputs:
+        f = inp.angle
+        if not f or not inp.varies:
+            continue
+        for fn, k, cost in (("sin", 1, 1.5), ("cos", 1, 1.5), ("tan", 1, 2.0), ("sin", 2, 2.5), ("cos", 2, 2.5)):
+            for pw in (1.0, 2.0):
+                out.append(Factor(f"{fn}({k}·{inp.name})^{pw:g}",
+                                  lambda a, X, fn=fn, k=k, n=inp.name, pw=pw, f=f:
+                                  getattr(np, fn)(k * f * X[n]) ** pw,
+                                  lambda a, fn=fn, k=k, n=inp.name, pw=pw, f=f:
+                                  power(op(fn, op("mul", k * f, var(n))), pw), cost + (pw - 1)))
+    return out
+
+
+def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndarray], float]]:
+    """Arguments Q of u(a·Q): dimensionless groups first, then single inputs
+    and ratios and products of two (which need a hidden constant in a)."""
+    out = []
+    d = data.dims
+    if d is not None:
+        for g in d.groups[:6]:
+            for e in (1, -1, 2):
+                p = [Fraction(e * x) for x in g]
+                names = list(d.names)
+                out.append((_monomial_text(names, p), product(_monomial_tree(names, p)),
+                            lambda X, names=names, p=p: _mono(X, names, p), 0.0))
+    hidden = 0.0 if d is None or not d.groups else 1.0
+    determined = d is not None and d.determined and len(d.names) == len([i for i in data.inputs if i.angle is None])
+    nonneg = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
+    for i in nonneg:
+        for e in ((1, 2, -1) if i.positive else (1, 2)):
+            p = [Fraction(e)]
+            out.append((_monomial_text([i.name], p), power(var(i.name), e),
+                        lambda X, n=i.name, e=e: np.power(X[n], float(e)), hidden))
+    for i, j in itertools.permutations(nonneg if not determined else [], 2):  # pairs: only for a hidden constant
+        for e in ((1, -1) if j.positive else (1,)):
+            if e == 1 and i.name > j.name:
+                continue
+            names, p = [i.name, j.name], [Fraction(1), Fraction(e)]
+            out.append((_monomial_text(names, p), product(_monomial_tree(names, p)),
+                        lambda X, names=names, p=p: _mono(X, names, p), hidden + 0.5))
+    return _unique(out)
+
+
+def _unique(items: list) -> list:
+    seen, unique = set(), []
+    for item in items:
+        if item[0] not in seen:
+            seen.add(item[0])
+            unique.append(item)
+    return unique
+
+
+def _mono(X: dict, names: list[str], p: list[Fraction]) -> np.ndarray:
+    with np.errstate(all="ignore"):
+        return np.prod([np.power(X[nm], float(e)) for nm, e in zip(names, p) if e != 0], axis=0)
+
+
+def function_factors(data: OutputData) -> list[Factor]:
+    """u(a·Q) for every unary u and argument Q, with a grid of a."""
+    out = []
+    for text, qtree, qfn, qcost in arguments(data):
+        q = qfn(data.X)
+        if q is None or not np.all(np.isfinite(q)):
+            continue
+        med = float(np.median(np.abs(q))) or 1.0
+        for u in UNARIES:
+            signs = (1.0,) if u.positive else (1.0, -1.0)
+            grid = tuple(float(s * g / med) for s in signs for g in ARGUMENT_GRID)
+            out.append(Factor(f"{u.name}(a·{text})",
+                              lambda a, X, u=u, qfn=qfn: u.fn(a * qfn(X)),
+                              lambda a, u=u, qtree=qtree: u.tree(op("mul", a, qtree)),
+                              u.cost + qcost, grid, qcost == 0.0,
+                              lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float)))))
+    return out
+
+
+def law_from(data: OutputData, s: Screened) -> Optional[Law]:
+    """Refine (C, a) of a screened candidate and wrap it as a Law."""
+    tr, space, factor, p = s.transform, s.space, s.factor, s.p
+
+    def model(theta, X):
+        a = theta[1] if factor.grid else 0.0
+        return tr.inverse(theta[0] * _monomial_values(data, space, p, X) * factor.values(a, X))
+
+    theta0 = np.array([s.c, s.a] if factor.grid else [s.c])
+    linear = not factor.grid and tr.name == "y"  # y = C·f(x): C in closed form
+    if linear:
+        theta = theta0
+    else:
+        theta = refine(model, theta0, data.X, data.y, data.sw) if data.n > len(theta0) else theta0
+        theta = _recognise(model, theta0 if theta is None else theta, data)
+    tree = tr.tree(product([float(theta[0])] + _monomial_tree(space.names, p)
+                           + ([factor.tree(float(theta[1]) if factor.grid else 0.0)] if factor.label else [])))
+    text = (f"{data.output.name} = " + (f"T⁻¹[" if tr.name != "y" else "")
+            + f"{fmt(theta[0])}·{_monomial_text(space.names, p)}"
+            + (f"·{factor.label.replace('a·', fmt(theta[1]) + '·')}" if factor.grid else
+               f"·{factor.label}" if factor.label else "")
+            + (f"] with T = {tr.name}" if tr.name != "y" else ""))
+
+    def refit(idx, theta=theta):
+        if linear:
+            f = _monomial_values(data, space, p, data.X)[idx] * factor.values(0.0, {k: v[idx] for k, v in data.X.items()})
+            c = best_scale(f, data.y[idx], data.w[idx])
+            t = None if c is None else np.array([c])
+        else:
+            t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)
+        return None if t is None else (lambda X, t=t: model(t, X))
+    kind = space.label + (f", {factor.label}" if factor.label else "") + (f", {tr.name}" if tr.name != "y" else "")
+    law = Law(kind, text, tree, len(theta), s.cost, refit)
+    law.fit_error = float(np.sum(scaled_errors(model(theta, data.X), data.y, data.sw) ** 2))
+    return law
+
+
+_NICE = tuple(sorted({float(Fraction(n, d)) for n in range(1, 13) for d in (1, 2, 3, 4, 6)}))
+
+
+def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
+    """Constants of a function's argument snapped to a simple fraction, or
+    to one times π, when the fit stays as good (π and e written exactly)."""
+    if len(theta) < 2 or data.n == 0:
+        return theta
+    a = float(theta[1])
+    base = float(np.max(scaled_errors(model(theta, data.X), data.y, data.sw)))
+    for scale in (1.0, math.pi, 2 * math.pi):
+        r = abs(a) / scale
+        nice = min(_NICE, key=lambda v: abs(v - r))
+        if abs(nice - r) > 0.02 * r:
+            continue
+        trial = np.array([theta[0], math.copysign(nice * scale, a)])
+        c = refine(lambda t, X: model(np.array([t[0], trial[1]]), X), trial[:1], data.X, data.y, data.sw)
+        if c is not None:
+            trial[0] = c[0]
+        if float(np.max(scaled_errors(model(trial, data.X), data.y, data.sw))) <= max(base * 1.5, 0.3):
+            return trial
+    return theta
+
+
+def dictionary(data: OutputData, tr: Transform) -> list[tuple[str, Any, np.ndarray]]:
+    """Monomials for sparse sums (with the target's units when they are
+    fixed), sines and cosines of angles, and the constant 1."""
+    pos = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
+    d = data.dims
+    target = None
+    if d is not None and d.determined and tr.name in ("y", "1/y") and all(i.dim is not None for i in pos):
+        target = data.output.dim * (1 if tr.name == "y" else -1)
+    out: list[tuple[str, Any, np.ndarray]] = []
+    singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
+    supports = [(1, singles), (2, (-2, -1, 1, 2))] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
+    for size, exps in supports:
+        for combo in itertools.combinations(pos, size):
+            for es in itertools.product(exps, repeat=size):
+                if any(e < 0 and not i.positive or e % 1 and not i.positive for i, e in zip(combo, es)):
+                    continue
+                if target is not None and np.any(np.abs(sum(e * i.dim for i, e in zip(combo, es)) - target) > 1e-9):
+                    continue
+                names, p = [i.name for i in combo], [Fraction(e).limit_denominator(2) for e in es]
+                out.append((_monomial_text(names, p), product(_monomial_tree(names, p)), _mono(data.X, names, p)))
+    if target is None or not np.any(target):
+        out.append(("1", 1.0, np.ones(data.n)))
+        for f in _angle_factors(data)[1:]:
+            if f.label.endswith("^1"):
+                out.append((f.label[:-2], f.tree(0.0), f.values(0.0, data.X)))
+    return [t for t in out if np.all(np.isfinite(t[2]))]
+
+
+def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 12) -> Optional[list[int]]:
+    """The best pair of columns: for each of the columns that fit best
+    alone, the best partner over the whole dictionary (projected, so a
+    pair whose terms nearly cancel is found too)."""
+    sw = np.sqrt(wz)
+    Aw, zw = A * sw[:, None], z * sw
+    den = np.sum(Aw * Aw, axis=0)
+    den[den == 0] = np.inf
+    single = np.sum(zw * zw) - (Aw.T @ zw) ** 2 / den
+    best, best_r = None, math.inf
+    for i in np.argsort(single)[:top]:
+        a = Aw[:, i]
+        aa = float(a @ a)
+        if not aa > 0:
+            continue
+        r = zw - a * (a @ zw) / aa
+        B = Aw - np.outer(a, (a @ Aw) / aa)
+        bb = np.sum(B * B, axis=0)
+        bb[bb <= 1e-12 * np.maximum(den, 1e-300)] = np.inf
+        gain = (B.T @ r) ** 2 / bb
+        gain[i] = -1
+        j = int(np.argmax(gain))
+        rest = float(r @ r) - float(gain[j])
+        if rest < best_r:
+            best, best_r = [int(i), j], rest
+    return best
+
+
+def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
+    """The best sum of two dictionary terms (searched among the best single
+    terms), then a third term by orthogonal matching pursuit."""
+    z, sz = _z_scale(data, tr)
+    if not np.all(np.isfinite(z)) or data.n < 4:
+        return []
+    terms = dictionary(data, tr)
+    if len(terms) < 2:
+        return []
+    wz = 1.0 / np.maximum(sz, 1e-300) ** 2
+    A = np.column_stack([t[2] for t in terms])
+    chosen = _best_pair(A, z, wz)
+    out = []
+    while chosen is not None and len(chosen) <= max_terms and data.n >= len(chosen) + 3:
+        c = wls(A[:, chosen], z, wz)
+        if c is None:
+            break
+        law = _sum_law(data, tr, [terms[i] for i in chosen], c)
+        if law is not None:
+            out.append(law)
+        resid = (z - A[:, chosen] @ c) * np.sqrt(wz)
+        Aw = A * np.sqrt(wz)[:, None]
+        norms = np.linalg.norm(Aw, axis=0)
+        norms[norms == 0] = np.inf
+        score = np.abs(Aw.T @ resid) / norms
+        score[chosen] = -1
+        chosen = chosen + [int(np.argmax(score))]
+    return out
+
+
+def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray) -> Optional[Law]:
+    cols = np.column_stack([t[2] for t in terms])
+    trees = [t[1] for t in terms]
+
+    def model_on(cols_, theta):
+        return tr.inverse(cols_ @ theta)
+
+    def columns(X):
+        from .trees import evaluate
+        vals = [evaluate(t, X) if not isinstance(t, float) else np.full(len(next(iter(X.values()))), t)
+                for t in trees]
+        return None if any(v is None for v in vals) else np.column_stack(vals)
+
+    theta = refine(lambda t, X: model_on(cols, t), np.asarray(c, float), {"_": np.zeros(data.n)},
+                   data.y, data.sw) if data.n > len(c) else c
+    theta = c if theta is None else theta
+    parts = [op("mul", float(ci), t) if not isinstance(t, float) else float(ci) * t for ci, t in zip(theta, trees)]
+    tree = tr.tree(op("add", *parts))
+    text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + " + ".join(
+        f"{fmt(ci)}·{t[0]}" for ci, t in zip(theta, terms)) + (f"] with T = {tr.name}" if tr.name != "y" else "")
+
+    def refit(idx, theta=theta):
+        t = refine(lambda t_, X: model_on(cols[idx], t_), theta, {"_": np.zeros(len(idx))},
+                   data.y[idx], data.sw[idx])
+        if t is None:
+            return None
+        return lambda X, t=t: (lambda m: None if m is None else model_on(m, t))(columns(X))
+    cost = 1.5 * len(terms) + tr.cost + sum(0.3 * t[0].count("·") + 0.3 * t[0].count("^") for t in terms)
+    law = Law("sum of terms" + (f", {tr.name}" if tr.name != "y" else ""), text, tree, len(theta), cost, refit)
+    law.fit_error = float(np.sum(scaled_errors(model_on(cols, theta), data.y, data.sw) ** 2))
+    return law
+
+
+def search(data: OutputData, quick: bool = False) -> list[Law]:
+    """Every family, screened; the best few of each refined into Laws.
+    `quick`: monomials only (while an adaptive design is still running)."""
+    screened: list[Screened] = []
+    plain = _angle_factors(data)
+    funcs = function_factors(data) if data.n >= 3 and not quick else []
+    determined = data.dims is not None and data.dims.determined
+    for tr in transforms(data.output):
+        for space in spaces(data, tr):
+            st = setup(data, tr, space)
+            if st is None:
+                continue
+            for factor in plain:
+                screened.extend(screen(data, tr, space, factor, st))
+            if tr.name != "y" or (determined and space.label == "free exponents"):
+                continue
+            usable = funcs
+            ranked = sorted(usable, key=lambda f: prescore(data, st, f) + 2 * f.cost)
+            for factor in ranked[:FUNCTIONS_SCREENED]:
+                screened.extend(screen(data, tr, space, factor, st))
+    laws: list[Law] = []
+    families: dict[str, list[Screened]] = {}
+    for s in screened:
+        families.setdefault(f"{s.transform.name}|{s.space.label}|{s.factor.label.split('(a')[0]}", []).append(s)
+    for group in families.values():
+        group.sort(key=lambda s: s.err + 2 * s.cost)
+        for s in group[:KEEP_PER_FAMILY]:
+            law = law_from(data, s)
+            if law is not None:
+                laws.append(law)
+    for tr in transforms(data.output)[:0 if quick else 2]:
+        laws.extend(sums(data, tr))
+    return laws

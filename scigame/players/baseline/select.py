@@ -1,0 +1,132 @@
+"""Model selection: held-out error, BIC, and the simplest law in tolerance.
+
+Each candidate's score is a BIC with the tolerance as the noise scale:
+
+    score = −½ Σ eᵢ² − ½ k ln n − L
+
+where eᵢ are the leave-one-out errors in tolerance units (the law refitted
+without point i and asked to predict it), k the fitted constants and L the
+description length of the structure (nats: operators, exponents, the
+output transform). Among laws whose held-out errors all stay within the
+tolerance, the one with the least k ln n/2 + L wins outright: the simplest
+law that predicts unseen points as well as the card asks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...predictor import PredictorInvalid, validate_predictor
+from .fitting import ERROR_CAP, Law, scaled_errors
+from .task import Output
+from .trees import evaluate
+
+#: Laws given held-out refits (the best by in-sample BIC).
+HELD_OUT_TOP = 6
+#: Held-out points per law at most.
+HELD_OUT_POINTS = 12
+
+
+def _valid(law: Law, check_X: dict, X: dict, constrained: bool) -> bool:
+    """Defined on the whole domain; on a card with constraints (which the
+    player cannot evaluate), defined at every observed point and at most of
+    the domain (undefined check points become NaN)."""
+    try:
+        validate_predictor({"y": law.tree}, list(check_X), ["y"])
+    except PredictorInvalid:
+        return False
+    chk = evaluate(law.tree, check_X)
+    if chk is None and constrained:
+        from ...symbolic import evaluate_tree
+        chk = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
+        if np.mean(np.isnan(chk)) > 0.5:
+            return False
+    obs = evaluate(law.tree, X) if X and len(next(iter(X.values()))) else np.zeros(0)
+    if chk is None or obs is None or np.nanmax(np.abs(chk), initial=0) > 1e300:
+        return False
+    law.check, law.predict_obs = chk, obs
+    return True
+
+
+def _held_out(law: Law, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
+    n = len(y)
+    e = scaled_errors(law.predict_obs, y, sw)
+    held = np.arange(n) if n <= HELD_OUT_POINTS else np.unique(
+        np.linspace(0, n - 1, HELD_OUT_POINTS).round().astype(int))
+    if n < law.k + 2:
+        return e * 1.5 + 1.0  # nothing left to test on: no better than untested
+    for i in held:
+        fn = law.refit(np.delete(np.arange(n), i))
+        if fn is None:
+            e[i] = ERROR_CAP
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                p = fn({k: v[i:i + 1] for k, v in X.items()})
+            p = float(np.asarray(p).ravel()[0])
+        except (ValueError, TypeError, FloatingPointError, IndexError):
+            p = math.nan
+        e[i] = min(abs(p - y[i]) / sw[i], ERROR_CAP) if math.isfinite(p) else ERROR_CAP
+    return e
+
+
+def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
+         constrained: bool = False) -> list[Law]:
+    """Valid laws, best first, with held-out errors and scores."""
+    seen, kept = set(), []
+    for law in laws:
+        key = repr(law.tree)
+        if key not in seen and _valid(law, check_X, X, constrained):
+            seen.add(key)
+            kept.append(law)
+    n = len(y)
+    if n == 0:
+        for law in kept:
+            law.score = -law.complexity - law.k
+        return sorted(kept, key=lambda f: -f.score)
+    sw = output.scale(y)
+    penalty = {id(f): 0.5 * f.k * math.log(max(n, 2)) + f.complexity for f in kept}
+    for law in kept:
+        law.loo = scaled_errors(law.predict_obs, y, sw) * 1.5 + 0.5
+    kept.sort(key=lambda f: 0.5 * float(np.sum(np.minimum(f.loo, 30) ** 2)) + penalty[id(f)])
+    for law in kept[:HELD_OUT_TOP]:
+        if float(np.max(law.loo)) < 30:  # a law that misses its own data badly needs no held-out test
+            law.loo = _held_out(law, X, y, sw)
+    best_ms = min((float(np.mean(np.minimum(f.loo, 30) ** 2)) for f in kept), default=1.0)
+    s2 = max(1.0, best_ms)  # nothing fits: temper the likelihoods
+    for law in kept:
+        within = bool(len(law.loo)) and float(np.max(law.loo)) <= 1.0
+        law.score = (-0.5 * float(np.sum(np.minimum(law.loo, 30) ** 2)) / s2 - penalty[id(law)]
+                     + (5.0 if within else 0.0))
+    return sorted(kept, key=lambda f: (-f.score, f.k, f.text))
+
+
+@dataclass
+class Group:
+    """Laws that predict the same within tolerance over the domain."""
+
+    lead: Law
+    weight: float
+
+
+def group(laws: list[Law], output: Output) -> list[Group]:
+    if not laws:
+        return []
+    top = max(f.score for f in laws)
+    groups: list[Group] = []
+    for f in laws:
+        w = math.exp(max(f.score - top, -700.0))
+        for g in groups:
+            if np.nanmax(np.abs(f.check - g.lead.check) / output.scale(g.lead.check), initial=0) <= 0.5:
+                g.weight += w
+                break
+        else:
+            if len(groups) < 12:
+                groups.append(Group(f, w))
+    total = sum(g.weight for g in groups)
+    for g in groups:
+        g.weight /= total
+    return sorted(groups, key=lambda g: -g.weight)

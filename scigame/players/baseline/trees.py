@@ -1,0 +1,84 @@
+"""Predictor trees the baseline builds: small constructors, constant
+folding, and evaluation that returns None instead of raising."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+import numpy as np
+
+from ...predictor import PredictorInvalid, evaluate_predictor
+
+
+def var(name: str) -> dict:
+    return {"var": name}
+
+
+def op(name: str, *args: Any) -> dict:
+    return {"op": name, "args": list(args)}
+
+
+def is_num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def product(factors: list) -> Any:
+    """The product of the factors, without factors of 1."""
+    factors = [f for f in factors if not (is_num(f) and f == 1.0)]
+    if not factors:
+        return 1.0
+    return factors[0] if len(factors) == 1 else op("mul", *factors)
+
+
+def power(tree: Any, p: float) -> Any:
+    """tree^p, written as sqrt for 1/2 and as the tree itself for 1."""
+    if p == 1:
+        return tree
+    if p == 0.5:
+        return op("sqrt", tree)
+    return op("pow", tree, float(p))
+
+
+def scaled(c: float, tree: Any) -> Any:
+    return float(c) * tree if is_num(tree) else (tree if c == 1.0 else op("mul", float(c), tree))
+
+
+def substitute(tree: Any, name: str, value: float) -> Any:
+    """`tree` with the variable `name` replaced by `value`, constants folded."""
+    if isinstance(tree, dict) and "var" in tree:
+        return float(value) if tree["var"] == name else tree
+    if isinstance(tree, dict) and "op" in tree:
+        return fold(tree["op"], [substitute(a, name, value) for a in tree.get("args", [])])
+    return tree
+
+
+def fold(name: str, args: list) -> Any:
+    """Constant folding plus 0·x = 0, 1·x = x, x + 0 = x, x − 0 = x, x/1 = x
+    (so the s = 0 member of a candidate family drops the unused law)."""
+    if all(is_num(a) for a in args):
+        value = evaluate(op(name, *[float(a) for a in args]), {})
+        if value is not None and np.size(value) and math.isfinite(float(np.ravel(value)[0])):
+            return float(np.ravel(value)[0])
+        return op(name, *args)
+    if name == "mul":
+        if any(is_num(a) and a == 0 for a in args):
+            return 0.0
+        rest = [a for a in args if not (is_num(a) and a == 1)]
+        return rest[0] if len(rest) == 1 else op("mul", *rest) if rest else 1.0
+    if name == "add":
+        rest = [a for a in args if not (is_num(a) and a == 0)]
+        return rest[0] if len(rest) == 1 else op("add", *rest) if rest else 0.0
+    if name in ("sub", "div") and is_num(args[1]) and args[1] == (0 if name == "sub" else 1):
+        return args[0]
+    return op(name, *args)
+
+
+def evaluate(tree: Any, X: dict[str, np.ndarray]) -> Optional[np.ndarray]:
+    """Values of one tree at the points X, or None if it leaves its domain."""
+    try:
+        out = evaluate_predictor({"y": tree}, X)["y"]
+    except (PredictorInvalid, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    out = np.asarray(out, dtype=float)
+    return out if np.all(np.isfinite(out)) else None
