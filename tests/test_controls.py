@@ -297,3 +297,20 @@ def test_distractor_units_are_what_pint_says():
         unit = resolve_unit(spec.unit)
         assert unit.si_factor == pytest.approx(spec.si_factor, rel=1e-12), spec.name
         assert dimension_vector(unit) == spec.dimension, spec.name
+
+
+def test_baseline_repeats_noisy_experiments_and_says_so(tmp_path):
+    card = _write(tmp_path, NOISY, "noisy_spring")
+    out = tmp_path / "run"
+    res = CliRunner().invoke(main, ["eval", str(card), "--setting", "discovery", "--protocol", "adaptive",
+                                    "--env", "original", "--reps", "1", "--out", str(out), "--quiet",
+                                    "--workers", "1"])
+    assert res.exit_code == 0, res.output
+    with Store(out) as store:
+        (episode,) = store.episodes()
+    points = [json.dumps(t.action.experiment.inputs, sort_keys=True) for t in episode.turns
+              if t.action is not None and t.action.experiment is not None]
+    assert max(points.count(p) for p in points) >= 3
+    assert "noise" in episode.turns[-1].action.submission.explanation
+    # the form is found; with 2% noise against a 1% tolerance the coefficient may still miss
+    assert episode.outcome.weak or episode.outcome.failure_mode == "parameter_error"

@@ -68,6 +68,11 @@ def texts(setting: str, n: int, hyp: Hyp, inputs: list[Input], outputs: list[Out
         expl = "; ".join(parts) + "."
         if findings:
             expl += " Controlled experiments: " + "; ".join(findings) + "."
+    noisy = [o for o in outputs if o.noisy]
+    if noisy and n:
+        expl += (" The readings of " + ", ".join(o.name for o in noisy) + " carry gaussian noise: repeated "
+                 "experiments (Adaptive repeats each controlled one) are averaged by the least-squares fit, and "
+                 "every residual is weighed by the tolerance widened by two noise standard deviations.")
     effects = effect_summary(hyp.predictor, inputs, outputs)
     if effects:
         expl += " " + effects

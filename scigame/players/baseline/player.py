@@ -24,6 +24,16 @@ EVIDENCE_WINDOW = 8
 MISSES_TO_GIVE_UP = 5
 
 
+#: With noisy outputs, each controlled experiment is measured this many
+#: times; least squares over the repeats fits their mean.
+NOISY_REPEATS = 3
+
+
+def repeats_for(task: dict) -> int:
+    """How often each controlled experiment is measured under this task."""
+    return NOISY_REPEATS if any(o.get("noise") for o in task.get("outputs", [])) else 1
+
+
 def observed(state: EpisodeState, inputs: list[Input], outputs: list[Output]):
     """(X, Y): the observations as arrays, non-finite outputs as NaN."""
     rows = []
@@ -222,10 +232,11 @@ class BaselinePlayer(Player):
     def _plan_left(state: EpisodeState, inputs: list[Input]) -> tuple[list, int]:
         """The controlled design points not yet measured or refused, and its size."""
         budget = state.steps_left + len(state.turns) if state.steps_left is not None else None
-        size = design.plan_size(inputs, budget) if state.setting == "discovery" else 0
+        repeats = repeats_for(state.task)
+        size = design.plan_size(inputs, budget // repeats if budget else budget) if state.setting == "discovery" else 0
         done = [t.action.experiment.inputs for t in state.turns if t.action is not None and t.action.experiment]
         plan = design.planned(inputs)[:size]
-        return [(p, why) for p, why in plan if p not in done], size
+        return [(p, why) for p, why in plan if done.count(p) < repeats], size * repeats
 
     def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str]:
         if not inputs:

@@ -97,15 +97,31 @@ class Output:
     dim: Optional[np.ndarray] = None
     si_factor: float = 1.0
     is_angle: bool = False
+    noise_rel: float = 0.0  # the task's measurement noise: sd = noise_abs + noise_rel·|y|
+    noise_abs: float = 0.0
 
     @property
     def angle(self) -> Optional[float]:
         return self.si_factor if self.is_angle else None
 
+    @property
+    def noisy(self) -> bool:
+        return self.noise_rel > 0 or self.noise_abs > 0
+
     def scale(self, y: np.ndarray) -> np.ndarray:
-        """The tolerance at y: a + λ|y| (never zero)."""
-        s = self.tol_abs + self.tol_rel * np.abs(np.asarray(y, dtype=float))
+        """The error scale at y, by which fits weigh residuals: the tolerance
+        a + λ|y|, widened by NOISE_SDS noise standard deviations in
+        quadrature where observations are noisy (never zero)."""
+        y = np.abs(np.asarray(y, dtype=float))
+        s = self.tol_abs + self.tol_rel * y
+        if self.noisy:
+            s = np.hypot(s, NOISE_SDS * (self.noise_abs + self.noise_rel * y))
         return np.maximum(s, 1e-150)
+
+
+#: How many noise standard deviations a residual may be before it counts
+#: against a law: the 95% band of a gaussian reading.
+NOISE_SDS = 2.0
 
 
 def fmt(x: float) -> str:
@@ -133,8 +149,10 @@ def parse_outputs(task: dict) -> list[Output]:
         a, r = float(tol.get("abs") or 0.0), float(tol.get("rel") or 0.0)
         if a <= 0 and r <= 0:
             r = 0.01
+        noise = spec.get("noise") or {}
         out.append(Output(str(spec["name"]), str(spec.get("unit") or ""), a, r, _dimension(spec),
-                          float(spec.get("si_factor") or 1.0), bool(spec.get("angle"))))
+                          float(spec.get("si_factor") or 1.0), bool(spec.get("angle")),
+                          float(noise.get("rel") or 0.0), float(noise.get("abs") or 0.0)))
     return out
 
 
