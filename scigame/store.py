@@ -27,9 +27,8 @@ from typing import Callable, Iterator, Optional
 from .errors import UserFacingError
 from .records import Episode, EpisodeKey, Usage, load_episode
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS episodes (
-    card_hash   TEXT NOT NULL,
+#: The episode key's columns (EpisodeKey.COLUMNS), as every table that is keyed by an episode has them.
+_KEY_DDL = """    card_hash   TEXT NOT NULL,
     environment TEXT NOT NULL,
     setting     TEXT NOT NULL,
     protocol    TEXT NOT NULL,
@@ -39,7 +38,11 @@ CREATE TABLE IF NOT EXISTS episodes (
     noise       TEXT NOT NULL DEFAULT 'card',
     context     TEXT NOT NULL DEFAULT 'full',
     distractors INTEGER NOT NULL DEFAULT 0,
-    card        TEXT NOT NULL,
+"""
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS episodes (
+{key}    card        TEXT NOT NULL,
     collection  TEXT NOT NULL,
     status      TEXT NOT NULL,
     submitted   INTEGER,
@@ -66,17 +69,7 @@ CREATE TABLE IF NOT EXISTS episodes (
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS attempts (
     id          INTEGER PRIMARY KEY,
-    card_hash   TEXT NOT NULL,
-    environment TEXT NOT NULL,
-    setting     TEXT NOT NULL,
-    protocol    TEXT NOT NULL,
-    budget      INTEGER NOT NULL,
-    repetition  INTEGER NOT NULL,
-    player      TEXT NOT NULL,
-    noise       TEXT NOT NULL DEFAULT 'card',
-    context     TEXT NOT NULL DEFAULT 'full',
-    distractors INTEGER NOT NULL DEFAULT 0,
-    card        TEXT NOT NULL,
+{key}    card        TEXT NOT NULL,
     status      TEXT NOT NULL,  -- running (or killed while running), finished, unfinished
     error       TEXT NOT NULL DEFAULT '',
     calls       INTEGER NOT NULL DEFAULT 0,
@@ -105,17 +98,7 @@ CREATE TABLE IF NOT EXISTS calls (
     written_at  REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS judgements (
-    card_hash   TEXT NOT NULL,
-    environment TEXT NOT NULL,
-    setting     TEXT NOT NULL,
-    protocol    TEXT NOT NULL,
-    budget      INTEGER NOT NULL,
-    repetition  INTEGER NOT NULL,
-    player      TEXT NOT NULL,
-    noise       TEXT NOT NULL DEFAULT 'card',
-    context     TEXT NOT NULL DEFAULT 'full',
-    distractors INTEGER NOT NULL DEFAULT 0,
-    judge       TEXT NOT NULL,
+{key}    judge       TEXT NOT NULL,
     effects     REAL,
     comparison  REAL,
     evidence    REAL,
@@ -130,7 +113,7 @@ CREATE TABLE IF NOT EXISTS judgements (
     PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player,
                  noise, context, distractors, judge)
 );
-"""
+""".replace("{key}", _KEY_DDL)
 
 #: Columns that identify an episode, in key order, and the WHERE clause on them.
 KEY_COLUMNS = EpisodeKey.COLUMNS
