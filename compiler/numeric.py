@@ -22,10 +22,12 @@ _PROBES = 2048
 
 
 def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
-    """The Fixed design's points (explicit ones first), the evaluation set,
-    every corner of the domain box, and random points."""
+    """An explicit Fixed design's points first, the evaluation set, every
+    corner of the domain box, and random points. (A generated design is
+    drawn from the domain like the random probes; drawing it would import
+    scipy's Sobol engine into every lint.)"""
     ev = evaluation_set(card)
-    design = fixed_design(card)
+    design = fixed_design(card) if card.design_method is None else {}
     corner_values = []
     for s in card.inputs:
         corner_values.append(s.values if s.kind == "set" else

@@ -68,9 +68,8 @@ def solve_factor(target: Mapping[str, float], world: Callable[[float], Mapping[s
 
 def _root(gap: Callable[[float], float]) -> float | None:
     """A zero of `gap` (log-space mismatch): a Newton guess from the local
-    slope, then a widening bracket around it, then scipy's brentq."""
-    from scipy.optimize import brentq
-
+    slope, which is exact for a power law (then `_polish` lands it on the
+    nearest float); otherwise a widening bracket around it, then scipy's brentq."""
     g0 = gap(0.0)
     if g0 == 0:
         return 0.0
@@ -79,8 +78,9 @@ def _root(gap: Callable[[float], float]) -> float | None:
     if math.isfinite(g0) and math.isfinite(g1) and g1 != g0:
         guess = -g0 * math.log(2.0) / (g1 - g0)
     guess = min(max(guess, -600.0), 600.0)
-    if gap(guess) == 0:
+    if abs(gap(guess)) <= 1e-12:  # NaN compares false: bracket it then
         return guess
+    from scipy.optimize import brentq
     width = 0.5
     while width < 1400:
         lo, hi = max(guess - width, -700.0), min(guess + width, 700.0)
