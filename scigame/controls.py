@@ -141,8 +141,9 @@ class Presentation:
         taken = {n.lower() for n in card.input_names + card.output_names}
         pool = [s for s in DISTRACTOR_POOL if s.name.lower() not in taken]
         rng = _rng(seed, _PICK)
-        picked = [pool[i] for i in sorted(rng.choice(len(pool), controls.distractors, replace=False))] \
-            if controls.distractors else []
+        # a card whose own names take pool entries leaves fewer to draw: it gets all that are left
+        count = min(controls.distractors, len(pool))
+        picked = [pool[i] for i in sorted(rng.choice(len(pool), count, replace=False))] if count else []
         self.distractors: list[InputSpec] = picked
         shown = list(card.data.inputs)
         for spec in picked:  # each at a seeded position among the card's inputs
