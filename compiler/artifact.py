@@ -6,6 +6,7 @@ Lark. Bump FORMAT_VERSION on any incompatible change.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from typing import Any, Literal, Optional
 

@@ -162,8 +162,6 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
 
 
 def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[int, int, int]]]:
-    import numpy as np
-
     from .emit import emit_simulator
     from .predictor_schema import predictor_schema
     from .sampling import evaluation_set, ood_set

@@ -30,7 +30,7 @@ import textwrap
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Callable, Optional
 
-from lark import Lark, Token, Tree
+from lark import Lark, Token
 from lark.exceptions import UnexpectedInput
 
 from . import ast as A

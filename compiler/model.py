@@ -8,7 +8,6 @@ against it.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Union
 

@@ -20,14 +20,12 @@ import math
 import time
 from typing import Optional
 
-import numpy as np
-
 from .card import CompiledCard
 from .controls import Presentation
 from .failure import classify_failure
 from .oracle import Rejection
 from .players.base import EpisodeState, PlayerFactory, PlayerFault, PlayerGaveUp
-from .records import (CONFIDENCE_SLACK, Action, Episode, EpisodeKey, Observation, OracleResponse,
+from .records import (CONFIDENCE_SLACK, Action, Episode, EpisodeKey, OracleResponse,
                       Outcome, Turn, Usage)
 
 #: Corrections of a malformed action before the episode ends without an answer.
