@@ -35,10 +35,9 @@ from typing import Any, Literal, Optional, Sequence
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from .llm.client import ChatClient
+from .llm.conversation import MAX_CORRECTIONS, converse, correction
 from .llm.prompts import reply_object
 from .records import Usage
-
-MAX_CORRECTIONS = 2
 SOURCE_OPEN = "<source-text>"
 SOURCE_CLOSE = "</source-text>"
 DRAFT_OPEN = "<draft-card>"
@@ -654,52 +653,55 @@ def _draft_problems(extraction: Extraction, lines: list[str]) -> tuple[Optional[
     return name, problems
 
 
+def _write_draft(extraction: Extraction, name: str, out_dir: str | Path, source_path: Path, text: str,
+                 model: str, corrections: int) -> tuple[Path, Path]:
+    """`<out>/<name>.sci` and `<out>/<name>.provenance.json`."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    draft = out / f"{name}.sci"
+    prov = out / f"{name}.provenance.json"
+    draft.write_text(extraction.card if extraction.card.endswith("\n") else extraction.card + "\n",
+                     encoding="utf-8")
+    doc = ProvenanceDocument(card=name, draft=str(draft),
+                             source=SourceInfo(path=str(source_path), sha256=sha256_text(text),
+                                               lines=len(source_lines(text))),
+                             model=model, corrections=corrections, provenance=extraction.provenance)
+    prov.write_text(doc.model_dump_json(indent=2, exclude_none=True) + "\n", encoding="utf-8")
+    return draft, prov
+
+
 async def curate(source_path: str | Path, client: ChatClient, out_dir: str | Path) -> CurationResult:
     """Extract, verify and write one draft card (see the module doc).
 
-    Infrastructure faults (`PlayerFault`) and refused credentials
-    (`AuthFailure`) propagate; an unreadable source raises CurationError.
+    Infrastructure faults (`EndpointFault`, carrying what was spent) and
+    refused credentials (`AuthFailure`) propagate; an unreadable source
+    raises CurationError.
     """
     source_path = Path(source_path)
     text = _read_source(source_path)
     lines = source_lines(text)
-    numbered = number_lines(text)
-    messages = [{"role": "system", "content": CURATE_SYSTEM},
-                {"role": "user", "content": curate_message(numbered, source_path.name)}]
-    total = Usage()
-    problems: list[str] = []
-    reply = ""
-    for attempt in range(MAX_CORRECTIONS + 1):
-        completion = await client.complete(messages, schema=extraction_schema(), schema_name="extraction")
-        total = total + completion.usage
-        reply = completion.text
+
+    def check(reply: str) -> tuple[Optional[tuple[Extraction, str]], list[str]]:
         extraction, problems = parse_extraction(reply)
-        if extraction is not None and completion.finish_reason == "length":
-            extraction, problems = None, ["the reply was cut off (too long); keep it shorter"]
-        name = None
-        if extraction is not None:
-            name, problems = _draft_problems(extraction, lines)
-        if extraction is not None and not problems and name:
-            out = Path(out_dir)
-            out.mkdir(parents=True, exist_ok=True)
-            draft = out / f"{name}.sci"
-            prov = out / f"{name}.provenance.json"
-            card_text = extraction.card if extraction.card.endswith("\n") else extraction.card + "\n"
-            draft.write_text(card_text, encoding="utf-8")
-            doc = ProvenanceDocument(card=name, draft=str(draft),
-                                     source=SourceInfo(path=str(source_path), sha256=sha256_text(text),
-                                                       lines=len(lines)),
-                                     model=client.config.model, corrections=attempt,
-                                     provenance=extraction.provenance)
-            prov.write_text(doc.model_dump_json(indent=2, exclude_none=True) + "\n", encoding="utf-8")
-            total = total.model_copy(update={"corrections": attempt})
-            return CurationResult(ok=True, card_name=name, draft_path=str(draft), provenance_path=str(prov),
-                                  corrections=attempt, usage=total, last_reply=reply)
-        if attempt < MAX_CORRECTIONS:
-            messages = messages + [{"role": "assistant", "content": reply},
-                                   {"role": "user", "content": curate_correction(problems)}]
-    total = total.model_copy(update={"corrections": MAX_CORRECTIONS})
-    return CurationResult(ok=False, problems=problems, corrections=MAX_CORRECTIONS, usage=total, last_reply=reply)
+        if extraction is None:
+            return None, problems
+        name, problems = _draft_problems(extraction, lines)
+        if problems or not name:
+            return None, problems
+        return (extraction, name), []
+
+    messages = [{"role": "system", "content": CURATE_SYSTEM},
+                {"role": "user", "content": curate_message(number_lines(text), source_path.name)}]
+    exchange = await converse(client, messages, check, schema=extraction_schema(), schema_name="extraction",
+                              correct=curate_correction)
+    if exchange.value is None:
+        return CurationResult(ok=False, problems=exchange.problems, corrections=exchange.corrections,
+                              usage=exchange.usage, last_reply=exchange.reply)
+    extraction, name = exchange.value
+    draft, prov = _write_draft(extraction, name, out_dir, source_path, text, client.config.model,
+                               exchange.corrections)
+    return CurationResult(ok=True, card_name=name, draft_path=str(draft), provenance_path=str(prov),
+                          corrections=exchange.corrections, usage=exchange.usage, last_reply=exchange.reply)
 
 
 def review_path(draft_path: str | Path) -> Path:
@@ -712,7 +714,8 @@ async def review(draft_path: str | Path, source_path: str | Path, client: ChatCl
     """An independent review of a draft against the numbered source.
 
     Raises CurationError when the files cannot be read or no usable review
-    comes back after MAX_CORRECTIONS corrections.
+    comes back after MAX_CORRECTIONS corrections; an EndpointFault (carrying
+    what was spent) or AuthFailure propagates.
     """
     draft_path, source_path = Path(draft_path), Path(source_path)
     text = _read_source(source_path)
@@ -736,23 +739,16 @@ async def review(draft_path: str | Path, source_path: str | Path, client: ChatCl
 
     messages = [{"role": "system", "content": REVIEW_SYSTEM},
                 {"role": "user", "content": review_message(number_lines(text), card_text)}]
-    total = Usage()
-    problem = ""
-    for attempt in range(MAX_CORRECTIONS + 1):
-        completion = await client.complete(messages, schema=review_schema(), schema_name="review")
-        total = total + completion.usage
-        reply, problem = parse_review(completion.text)
-        if reply is not None:
-            return ReviewResult(draft=str(draft_path),
-                                source=SourceInfo(path=str(source_path), sha256=sha, lines=len(lines)),
-                                model=client.config.model, verdict=reply.verdict, reasons=reply.reasons,
-                                checks={c: reply.checks[c] for c in CHECKS}, lint=lint, problems=problems,
-                                corrections=attempt, usage=total.model_copy(update={"corrections": attempt}))
-        if attempt < MAX_CORRECTIONS:
-            messages = messages + [{"role": "assistant", "content": completion.text},
-                                   {"role": "user", "content": f"That review could not be used: {problem}. "
-                                                               "Reply again with the JSON object only."}]
-    raise CurationError(f"no usable review after {MAX_CORRECTIONS} corrections: {problem}")
+    exchange = await converse(client, messages, parse_review, schema=review_schema(), schema_name="review",
+                              correct=lambda found: correction(found, "review"))
+    reply = exchange.value
+    if reply is None:
+        raise CurationError(f"no usable review after {MAX_CORRECTIONS} corrections: {exchange.problem}")
+    return ReviewResult(draft=str(draft_path),
+                        source=SourceInfo(path=str(source_path), sha256=sha, lines=len(lines)),
+                        model=client.config.model, verdict=reply.verdict, reasons=reply.reasons,
+                        checks={c: reply.checks[c] for c in CHECKS}, lint=lint, problems=problems,
+                        corrections=exchange.corrections, usage=exchange.usage)
 
 
 def write_review(result: ReviewResult, path: str | Path | None = None) -> Path:

@@ -24,12 +24,10 @@ from .card import CompiledCard
 from .controls import Presentation
 from .failure import classify_failure
 from .oracle import Rejection
-from .players.base import EpisodeState, PlayerFactory, PlayerFault, PlayerGaveUp
+from .players.base import MAX_CORRECTIONS, EpisodeState, PlayerFactory, PlayerFault, PlayerGaveUp
 from .records import (CONFIDENCE_SLACK, Action, Episode, EpisodeKey, OracleResponse,
                       Outcome, Turn, Usage)
 
-#: Corrections of a malformed action before the episode ends without an answer.
-MAX_CORRECTIONS = 2
 #: Turns that ask for experiments where the protocol allows none, before giving up.
 MAX_REFUSED = 3
 #: Hard stop for an adaptive episode with no step cap (a runaway player).

@@ -5,8 +5,10 @@
   chat completion, a call that outlasts `timeout`) are retried with
   exponential backoff and jitter, honouring Retry-After; they never count
   against the model. `timeout` is a deadline for the whole call, however
-  slowly the body arrives. A fault that outlasts the retries raises
-  `PlayerFault`: the episode is left unfinished and a resume plays it again.
+  slowly the body arrives. A fault that outlasts the retries, or another
+  refusal of the request, raises `EndpointFault`, whoever called (the
+  player maps it to its `PlayerFault`: the episode is left unfinished and a
+  resume plays it again; the judge leaves the grade for a later run).
 - Authentication and permission errors raise `AuthFailure`: the run stops.
 - Structured outputs (a JSON Schema) are asked for where the endpoint
   supports them. Support is decided once per client, under a lock, by the
@@ -42,6 +44,19 @@ from .tokens import TOKENIZER_NOTE, estimate_tokens
 
 class AuthFailure(RuntimeError):
     """The endpoint refused our credentials: nothing else will work."""
+
+
+class EndpointFault(PlayerFault):
+    """The endpoint failed a call (retries outlasted, or a request it
+    refused): not the model's fault. `usage` is what was spent before it
+    (a conversation adds its earlier calls; see `conversation.converse`).
+
+    It derives from PlayerFault only so that code written against earlier
+    versions, which caught PlayerFault around a client call, keeps working;
+    catch EndpointFault."""
+
+    def __init__(self, message: str, usage: Optional[Usage] = None):
+        super().__init__(message, usage if usage is not None else Usage())
 
 
 @dataclass
@@ -192,18 +207,19 @@ class ChatClient:
                                          f"(HTTP {e.status_code}: {error_text(e)[:200]}); asking for "
                                          "plain JSON from now on")
                     continue
-                raise PlayerFault(f"the endpoint rejected the request (HTTP {e.status_code}): "
+                raise EndpointFault(f"the endpoint rejected the request (HTTP {e.status_code}): "
                                   f"{error_text(e)}") from None
             except (*_RETRYABLE, _BadCompletion, ValueError) as e:  # ValueError: a body that is not JSON
                 exc = e
             except openai.APIStatusError as e:  # other 4xx: not the model's fault, not retryable
-                raise PlayerFault(f"HTTP {e.status_code} from the endpoint: {error_text(e)}") from None
+                raise EndpointFault(f"HTTP {e.status_code} from the endpoint: {error_text(e)}") from None
             else:
                 completion = self._completion(response, retries, messages)
                 record_call(completion.usage)
                 return completion
             if attempt >= cfg.max_retries:
-                raise PlayerFault(f"{type(exc).__name__} after {attempt + 1} attempts: {exc}") from None
+                raise EndpointFault(f"{type(exc).__name__} after {attempt + 1} attempts: {exc}",
+                                    Usage(retries=retries)) from None
             await asyncio.sleep(self._delay(attempt, exc))
             attempt += 1
             retries += 1

@@ -23,13 +23,13 @@ from typing import Optional
 
 from ..card import CompiledCard
 from ..records import Episode, EpisodeKey, Usage
-from .client import ChatClient
+from .client import ChatClient, EndpointFault
+from .conversation import converse
 from .prompts import JUDGE_SYSTEM, judge_message, neutralise_markers, reply_object
 
 CRITERIA = ("effects", "comparison", "evidence")
 SCORES = (0.0, 0.5, 1.0)
 JUDGE_FAILURES = ("evidence_misreading", "explanation_mismatch")
-MAX_CORRECTIONS = 2
 #: A quote is evidence only if one verified piece of it has at least this many
 #: words and characters (after folding whitespace): "x" or "F" is in every
 #: transcript and shows nothing.
@@ -184,25 +184,19 @@ def reference_text(card: CompiledCard, env: str) -> str:
 
 
 async def judge_episode(client: ChatClient, card: CompiledCard, episode: Episode) -> Judgement:
-    """One judge's verdict on one episode (bounded corrections of bad replies)."""
+    """One judge's verdict on one episode (bounded corrections of bad replies;
+    with none usable, every score is null). An EndpointFault propagates."""
     transcript = render_transcript(episode)
     messages = [{"role": "system", "content": JUDGE_SYSTEM},
                 {"role": "user", "content": judge_message(reference_text(card, episode.key.environment),
                                                           transcript)}]
-    total = Usage()
-    problem = ""
-    for attempt in range(MAX_CORRECTIONS + 1):
-        completion = await client.complete(messages, schema=judge_schema(), schema_name="judgement")
-        total = total + completion.usage
-        judgement, problem = parse_judgement(completion.text, transcript)
-        if judgement is not None:
-            judgement.usage = total
-            return judgement
-        messages = messages + [{"role": "assistant", "content": completion.text},
-                               {"role": "user", "content": f"That reply could not be used: {problem}. "
-                                                           "Reply again with the JSON object only."}]
-    return Judgement({c: None for c in CRITERIA}, {}, {}, 0, None, usage=total,
-                     raw=f"no usable judgement: {problem}")
+    exchange = await converse(client, messages, lambda text: parse_judgement(text, transcript),
+                              schema=judge_schema(), schema_name="judgement")
+    if exchange.value is None:
+        return Judgement({c: None for c in CRITERIA}, {}, {}, 0, None, usage=exchange.usage,
+                         raw=f"no usable judgement: {exchange.problem}")
+    exchange.value.usage = exchange.usage
+    return exchange.value
 
 
 def krippendorff_alpha(units: list[list[Optional[float]]]) -> Optional[float]:
@@ -250,7 +244,6 @@ def compiled_cards(run_dir: Path) -> dict[str, CompiledCard]:
 async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurrency: int = 4,
                     force: bool = False, on_progress=None) -> JudgeReport:
     """Judge every finished episode with a submission, once per judge."""
-    from ..players.base import PlayerFault
     from ..store import Store
     from .client import AuthFailure, gather_until_auth_failure
 
@@ -274,7 +267,7 @@ async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurr
             async with semaphore:
                 try:
                     j = await judge_episode(client, cards[e.key.card_hash], e)
-                except PlayerFault:
+                except EndpointFault:
                     report.unfinished += 1
                     return
                 except AuthFailure:

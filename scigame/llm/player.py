@@ -6,23 +6,22 @@ observation so far, and the history of earlier actions and the oracle's
 answers. The reply must be one JSON action; structured outputs against the
 card's action schema are requested where the endpoint supports them. A reply
 that is not a usable action is returned to the model with the reason, at
-most MAX_CORRECTIONS times, before the episode ends without an answer.
+most MAX_CORRECTIONS times, before the episode ends without an answer (the
+loop is `conversation.converse`). An endpoint fault becomes a PlayerFault:
+the episode is left unfinished.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Optional
-
-from pydantic import ValidationError
+from typing import Any
 
 from ..compiler.predictor_schema import predictor_schema_for
-from ..players.base import EpisodeState, Player, PlayerGaveUp, Unusable
+from ..players.base import EpisodeState, Player, PlayerFault, PlayerGaveUp, Unusable
 from ..records import Action, Usage
-from .client import ChatClient, Completion
-from .prompts import PLAYER_SYSTEM, correction_message, reply_object, state_message
-
-MAX_CORRECTIONS = 2
+from .client import ChatClient, EndpointFault
+from .conversation import MAX_CORRECTIONS, converse, model_check
+from .prompts import PLAYER_SYSTEM, correction_message, state_message
 
 
 def action_schema(task: dict) -> dict:
@@ -92,19 +91,12 @@ def state_document(state: EpisodeState) -> dict[str, Any]:
     }
 
 
-def parse_action(text: str, finish_reason: str) -> tuple[Optional[Action], str]:
-    """(action, "") or (None, why the reply is unusable)."""
-    if finish_reason == "length":
-        return None, "the reply was cut off before it ended (finish_reason \"length\"); be shorter"
-    data, problem = reply_object(text)
-    if data is None:
-        return None, problem
-    try:
-        return Action.model_validate({**data, "raw": text}), ""
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}"
-                             for e in exc.errors()[:5])
-        return None, f"the action does not match the format: {problems}"
+#: Reads a reply's JSON object as an action, keeping the reply text as `raw`.
+parse_action = model_check(Action, "action", extra=lambda text: {"raw": text})
+
+
+def _correction(problems: list[str]) -> str:
+    return correction_message("; ".join(problems))
 
 
 class OpenAIPlayer(Player):
@@ -120,10 +112,6 @@ class OpenAIPlayer(Player):
         taken, self._unusable = self._unusable, []
         return taken
 
-    async def _ask(self, messages: list[dict], schema: dict) -> tuple[Completion, Usage]:
-        completion = await self.client.complete(messages, schema=schema, schema_name="action")
-        return completion, completion.usage
-
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         messages = [{"role": "system", "content": PLAYER_SYSTEM},
                     {"role": "user", "content": state_message(state_document(state))}]
@@ -138,17 +126,19 @@ class OpenAIPlayer(Player):
         """Ask until a reply parses as an action. Each unusable reply is kept
         (see take_unusable) with the usage of its call; the usable call's
         usage is returned."""
-        for attempt in range(MAX_CORRECTIONS + 1):
-            completion, usage = await self._ask(messages, schema)
-            action, problem = parse_action(completion.text, completion.finish_reason)
-            if action is not None:
-                self._last_messages = messages
-                return action, usage
-            self._unusable.append(Unusable(reply=completion.text, problem=problem,
-                                           usage=usage + Usage(corrections=int(attempt < MAX_CORRECTIONS))))
-            messages = messages + [{"role": "assistant", "content": completion.text},
-                                   {"role": "user", "content": correction_message(problem)}]
-        raise PlayerGaveUp(f"no usable action after {MAX_CORRECTIONS} corrections: {problem}")
+        def keep(reply: str, problem: str, usage: Usage) -> None:
+            self._unusable.append(Unusable(reply=reply, problem=problem, usage=usage))
+
+        try:
+            exchange = await converse(self.client, messages, parse_action, schema=schema, schema_name="action",
+                                      correct=_correction, on_unusable=keep)
+        except EndpointFault as fault:
+            # the calls before the fault reach the episode as malformed turns (take_unusable)
+            raise PlayerFault(str(fault)) from fault
+        if exchange.value is None:
+            raise PlayerGaveUp(f"no usable action after {MAX_CORRECTIONS} corrections: {exchange.problem}")
+        self._last_messages = exchange.messages
+        return exchange.value, exchange.reply_usage
 
     async def close(self) -> None:
         pass  # the client is shared by the run and closed by it

@@ -16,6 +16,12 @@ from typing import Any, Callable, Optional
 
 from ..records import Action, Observation, Turn, Usage
 
+#: How often, in one turn, a reply is sent back with its problems before the
+#: player is done: the runner's corrections of a malformed action (`reject`)
+#: and an LLM conversation's corrections of an unusable reply
+#: (`scigame.llm.conversation`) alike.
+MAX_CORRECTIONS = 2
+
 
 @dataclass
 class EpisodeState:
