@@ -35,13 +35,14 @@ from ..records import Usage
 from .client import ChatClient, EndpointFault
 from .prompts import reply_object
 
-__all__ = ["MAX_CORRECTIONS", "Exchange", "converse", "correction", "model_check", "validation_problem"]
+__all__ = ["MAX_CORRECTIONS", "TRUNCATED", "Exchange", "converse", "correction", "model_check",
+           "validation_problem"]
+
 TRUNCATED = "the reply was cut off before it ended (finish_reason \"length\"); be shorter"
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 Problems = Union[str, Sequence[str]]
-Check = Callable[[str], "tuple[Optional[T], Problems]"]
 
 
 def correction(problems: Sequence[str], what: str = "reply") -> str:
@@ -71,10 +72,11 @@ def _problem_list(problems: Problems) -> list[str]:
     return listed or ["the reply could not be used"]
 
 
-async def converse(client: ChatClient, messages: list[dict], check: Check, *, schema: Optional[dict] = None,
+async def converse(client: ChatClient, messages: list[dict],
+                   check: Callable[[str], tuple[Optional[T], Problems]], *, schema: Optional[dict] = None,
                    schema_name: str = "reply", correct: Callable[[list[str]], str] = correction,
                    max_corrections: int = MAX_CORRECTIONS,
-                   on_unusable: Optional[Callable[[str, str, Usage], None]] = None) -> Exchange:
+                   on_unusable: Optional[Callable[[str, str, Usage], None]] = None) -> Exchange[T]:
     """Ask until `check` accepts a reply or `max_corrections` corrections
     were spent (see the module doc). `messages` is not modified."""
     total = Usage()
@@ -110,11 +112,10 @@ def validation_problem(exc: ValidationError, what: str, limit: int = 5) -> str:
     return f"the {what} does not match the format: {places}"
 
 
-def model_check(model: type[M], what: str = "reply", extra: Optional[Callable[[str], dict]] = None,
-                context: Optional[dict] = None) -> Callable[[str], tuple[Optional[M], str]]:
-    """A `check` that reads the reply's JSON object into `model`. `extra`
-    adds fields from the reply text (e.g. the raw reply); `context` is the
-    pydantic validation context."""
+def model_check(model: type[M], what: str = "reply",
+                extra: Optional[Callable[[str], dict]] = None) -> Callable[[str], tuple[Optional[M], str]]:
+    """A `check` that reads the reply's JSON object into `model`; `extra`
+    adds fields taken from the reply text (e.g. the raw reply)."""
     def check(text: str) -> tuple[Optional[M], str]:
         data, problem = reply_object(text)
         if data is None:
@@ -122,7 +123,7 @@ def model_check(model: type[M], what: str = "reply", extra: Optional[Callable[[s
         if extra is not None:
             data = {**data, **extra(text)}
         try:
-            return model.model_validate(data, context=context), ""
+            return model.model_validate(data), ""
         except ValidationError as exc:
             return None, validation_problem(exc, what)
     return check
