@@ -35,7 +35,7 @@ from typing import Any, Literal, Optional, Sequence
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from .llm.client import ChatClient
-from .llm.conversation import MAX_CORRECTIONS, converse, correction
+from .llm.conversation import MAX_CORRECTIONS, converse, correction, model_check
 from .llm.prompts import reply_object
 from .records import Usage
 SOURCE_OPEN = "<source-text>"
@@ -610,16 +610,13 @@ def parse_extraction(text: str) -> tuple[Optional[Extraction], list[str]]:
     return Extraction(card=data["card"], provenance=anchors), []
 
 
+_review_reply = model_check(ReviewReply, "review")
+
+
 def parse_review(text: str) -> tuple[Optional[ReviewReply], str]:
-    data, problem = reply_object(text)
-    if data is None:
+    reply, problem = _review_reply(text)
+    if reply is None:
         return None, problem
-    try:
-        reply = ReviewReply.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "reply"
-        return None, f"`{where}`: {first['msg']}"
     missing = [c for c in CHECKS if c not in reply.checks]
     if missing:
         return None, f"`checks` lacks {', '.join(missing)} (each \"ok\" or \"problem\")"

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from pydantic import BaseModel
 
 from scigame.cli import main
-from scigame.curation import curate
+from scigame.curation import CHECKS, curate
 from scigame.llm.client import ChatClient, EndpointFault, LLMConfig
 from scigame.llm.conversation import MAX_CORRECTIONS, TRUNCATED, converse, model_check
 from scigame.players.base import PlayerFault
@@ -215,6 +215,15 @@ def test_a_curation_fault_carries_its_spend_and_the_cli_says_the_endpoint_failed
     assert caught.value.usage.calls == 1 and caught.value.usage.cost_usd == pytest.approx(dollars(100, 50))
     assert result.exit_code == 1 and "the endpoint failed" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "drafts").exists()
+
+
+def test_a_review_that_breaks_the_format_names_every_place():
+    from scigame.curation import parse_review
+
+    reply, problem = parse_review(json.dumps({"verdict": "maybe", "reasons": "none",
+                                              "checks": {c: "ok" for c in CHECKS}}))
+    assert reply is None and problem.startswith("the review does not match the format: ")
+    assert "verdict: " in problem and "reasons: " in problem
 
 
 def test_one_loop_and_one_bound_in_the_package():
