@@ -279,8 +279,7 @@ def judge(shown: Presentation, env: str, action: Optional[Action], breaks: list[
         return Outcome(submitted=False, valid=False, reason="no submission", ps=0.0, weak=False,
                        strict=False, protocol_ok=protocol_ok, breaks=breaks, weak_success=False,
                        strict_success=False, form_credit=0.0, failure_mode="no_usable_answer",
-                       steps=steps,
-                       wall_time=wall, usage=usage)
+                       steps=steps, wall_time=wall, usage=usage)
     score, target, predictor = shown.score(action.submission.predictor, env)
     mode = classify_failure(target, env, predictor, score)
     if mode is None and not protocol_ok and score.weak:
@@ -289,9 +288,5 @@ def judge(shown: Presentation, env: str, action: Optional[Action], breaks: list[
         strict_success: Optional[bool] = False
     else:
         strict_success = score.strict  # True, or None when sympy could not decide
-    return Outcome(submitted=True, valid=score.valid, reason=score.reason, ps=score.ps, weak=score.weak,
-                   strict=score.strict, strict_reason=score.strict_reason, protocol_ok=protocol_ok,
-                   breaks=breaks, weak_success=score.weak and protocol_ok,
-                   strict_success=strict_success, form_credit=score.form_credit,
-                   failure_mode=mode, steps=steps, wall_time=wall,
-                   usage=usage, ps_ood=score.ps_ood, weak_ood=score.weak_ood)
+    return Outcome.of(score, protocol_ok=protocol_ok, breaks=breaks, weak_success=score.weak and protocol_ok,
+                      strict_success=strict_success, failure_mode=mode, steps=steps, wall_time=wall, usage=usage)
