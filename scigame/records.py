@@ -268,6 +268,11 @@ class EpisodeKey(_Record):
         return tuple(v for c, v in zip(self.COLUMNS, self.as_tuple()) if c != "player")
 
     @property
+    def label(self) -> str:
+        """The episode for people, in messages: card, world, setting, protocol and repetition."""
+        return f"{self.card} {self.environment} {self.setting} {self.protocol} rep {self.repetition}"
+
+    @property
     def controls(self):
         from .controls import Controls
         return Controls(noise=self.noise, context=self.context, distractors=self.distractors)
