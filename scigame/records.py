@@ -247,13 +247,13 @@ class EpisodeKey(_Record):
     context: Context = "full"
     distractors: int = 0
 
-    #: The store's key columns, in order (`as_tuple` gives their values).
-    COLUMNS: ClassVar[tuple[str, ...]] = ("card_hash", "environment", "setting", "protocol", "budget",
-                                          "repetition", "player", "noise", "context", "distractors")
+    #: The store's key columns, in order: every field but the card's name
+    #: (set below, from the fields); `as_tuple` gives their values.
+    COLUMNS: ClassVar[tuple[str, ...]] = ()
 
     def as_tuple(self) -> tuple:
-        return (self.card_hash, self.environment, self.setting, self.protocol, self.budget,
-                self.repetition, self.player, noise_column(self.noise), self.context, self.distractors)
+        """The key's values as the store holds them (a noise level as its text, see noise_column)."""
+        return tuple(noise_column(self.noise) if c == "noise" else getattr(self, c) for c in self.COLUMNS)
 
     #: The store's spelling of the default controls (rows written before them read so).
     CONTROL_DEFAULTS: ClassVar[dict] = {"noise": "card", "context": "full", "distractors": 0}
@@ -276,6 +276,9 @@ class EpisodeKey(_Record):
     def controls(self):
         from .controls import Controls
         return Controls(noise=self.noise, context=self.context, distractors=self.distractors)
+
+
+EpisodeKey.COLUMNS = tuple(name for name in EpisodeKey.model_fields if name != "card")
 
 
 def noise_column(noise: Optional[float]) -> str:
