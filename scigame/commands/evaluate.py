@@ -7,8 +7,8 @@ import sys
 import click
 
 from ..options import DOLLARS, EvalOptions, llm_options, packed
-from .common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress, \
-    stop_on_auth_error
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
+                     stop_on_auth_error)
 
 
 def _fmt(v, pct=False):
