@@ -35,12 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from scigame.players.base import EpisodeState, Player
-from scigame.predictor import PredictorInvalid, evaluate_predictor
-from scigame.records import Action, Experiment, Hypothesis, Submission, Usage
-from scigame.runner import EvalConfig, run_eval
-from scigame.store import Store
-from scigame.summary import summarize
+from scigame import (Action, EpisodeState, EvalConfig, Experiment, Hypothesis, Player, PredictorInvalid, Store,
+                     Submission, Usage, evaluate_predictor, run_eval, summarize)
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CARD = REPO / "cards" / "historical" / "gravitation.sci"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from scigame.compiler import check_file, render
+from scigame import check_file, render
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CARD = REPO / "cards" / "historical" / "gravitation.sci"

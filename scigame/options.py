@@ -1,5 +1,6 @@
 """Command-line values checked before any work: one definition of a finite
-number, a number typed on the command line, and an output folder.
+number, a number typed on the command line, lists of names, an output
+folder, and the option groups several commands share (`llm_options`).
 
 Every check fails with click's own usage error, naming the option, so the
 command exits 2 with one line.
@@ -7,10 +8,13 @@ command exits 2 with one line.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import os
 import re
 from pathlib import Path
+from typing import Optional
 
 import click
 
@@ -85,3 +89,177 @@ def check_output_folder(path: str, option: str) -> Path:
     if not os.access(p, os.W_OK | os.X_OK):
         raise click.BadParameter(f"the folder {path} is not writable", param_hint=option)
     return p
+
+
+def csv_choice(values: str, allowed: tuple[str, ...], what: str) -> list[str]:
+    """`a,b` (or `all`) to distinct names out of `allowed`, or a usage error naming --WHAT."""
+    items = [v.strip() for v in values.split(",") if v.strip()]
+    if "all" in items:
+        return list(allowed)
+    bad = [v for v in items if v not in allowed]
+    if bad or not items:
+        raise click.BadParameter(f"{', '.join(bad) or values!r}: choose from {', '.join(allowed)} (or all)",
+                                 param_hint=f"--{what}")
+    return list(dict.fromkeys(items))
+
+
+def parse_noises(text: str) -> list:
+    """--noise: comma-separated relative noise levels (`card`: each card's own, as None)."""
+    out = []
+    for item in (v.strip() for v in text.split(",") if v.strip()):
+        if item == "card":
+            out.append(None)
+            continue
+        try:
+            value = float(item.rstrip("%")) / (100.0 if item.endswith("%") else 1.0)
+        except ValueError:
+            value = float("nan")
+        if not (math.isfinite(value) and value >= 0):
+            raise click.BadParameter(f"{item!r}: a relative noise level is a number >= 0 (e.g. 0.01 or 1%), "
+                                     "or `card`", param_hint="--noise")
+        out.append(value)
+    if not out:
+        raise click.BadParameter("give at least one noise level", param_hint="--noise")
+    return list(dict.fromkeys(out))
+
+
+def parse_distractor_counts(text: str, most: int) -> list[int]:
+    """--distractors: comma-separated whole numbers from 0 to `most`."""
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        values = [-1]
+    if not values or any(not 0 <= v <= most for v in values):
+        raise click.BadParameter(f"{text!r}: comma-separated whole numbers from 0 to {most}",
+                                 param_hint="--distractors")
+    return list(dict.fromkeys(values))
+
+
+# ---- option groups: several options of a command arrive as one object ------------------
+
+def packed(cls, name: str, options: list = ()):
+    """A decorator adding `options` (click options, shown in this order) to a
+    command and handing the command the values of `cls`'s fields as one
+    `cls` object, argument `name` (the other values pass through)."""
+    fields = [f.name for f in dataclasses.fields(cls)]
+
+    def decorate(f):
+        @functools.wraps(f)
+        def command(*args, **kwargs):
+            kwargs[name] = cls(**{k: kwargs.pop(k) for k in fields if k in kwargs})
+            return f(*args, **kwargs)
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate
+
+
+@dataclasses.dataclass(frozen=True)
+class LLMOptions:
+    """How the LLM commands (eval, judge, curate, review) reach and call a model."""
+
+    base_url: Optional[str] = None
+    api_key_env: str = "OPENAI_API_KEY"
+    reasoning_effort: Optional[str] = None
+    timeout: float = 120.0
+    max_retries: int = 6
+    temperature: Optional[float] = None
+    max_tokens: Optional[int] = None
+    no_structured: bool = False
+    models_file: Optional[str] = None
+
+    def config(self, model: str):
+        """The client configuration for MODEL."""
+        from .llm.client import LLMConfig
+        return LLMConfig(model=model, base_url=self.base_url, api_key_env=self.api_key_env,
+                         reasoning_effort=self.reasoning_effort, temperature=self.temperature,
+                         max_tokens=self.max_tokens, structured=not self.no_structured, timeout=self.timeout,
+                         max_retries=self.max_retries)
+
+    def settings(self) -> dict:
+        """The fields an openai:MODEL player is made with (EvalConfig.llm)."""
+        return {"base_url": self.base_url, "api_key_env": self.api_key_env,
+                "reasoning_effort": self.reasoning_effort, "temperature": self.temperature,
+                "max_tokens": self.max_tokens, "timeout": self.timeout, "max_retries": self.max_retries,
+                "structured": not self.no_structured, "models": self.models_file}
+
+
+def llm_options(endpoint_help: str, timeout: float, sampling: bool = True,
+                retries_help: str = "Retries of an infrastructure fault (429, 5xx, timeouts) per call."):
+    """The options of a command that calls an LLM, handed to it as `llm`
+    (an LLMOptions). `sampling` adds temperature, the token cap, structured
+    outputs and the model registry."""
+    options = [
+        click.option("--base-url", default=None, help=endpoint_help),
+        click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+                     help="Environment variable that holds the API key."),
+        click.option("--reasoning-effort", default=None, help="Passed to the endpoint (e.g. low, medium, high)."),
+        *([click.option("--temperature", type=TEMPERATURE, default=None,
+                        help="Sampling temperature, where supported."),
+           click.option("--max-tokens", type=click.IntRange(1), default=None,
+                        help="Completion token cap per call.")] if sampling else []),
+        click.option("--timeout", type=SECONDS, default=timeout, show_default=True, help="Seconds per LLM call."),
+        click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True, help=retries_help),
+        *([click.option("--no-structured", is_flag=True, help="Do not ask the endpoint for structured outputs."),
+           click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None,
+                        help="Model registry (prices, cutoffs) to use instead of the bundled one.")]
+          if sampling else []),
+    ]
+    return packed(LLMOptions, "llm", options)
+
+
+@dataclasses.dataclass(frozen=True)
+class EvalOptions:
+    """`scigame eval`'s options (the LLM ones apart, see LLMOptions), as typed."""
+
+    paths: tuple[str, ...]
+    player: str = "baseline"
+    settings: str = "all"
+    envs: str = "all"
+    protocols: str = "all"
+    budgets: str = "4"
+    reps: int = 3
+    max_steps: Optional[int] = None
+    concurrency: int = 1
+    workers: Optional[int] = None
+    executor: str = "local"
+    ray_address: Optional[str] = None
+    seed: int = 0
+    out_dir: Optional[str] = None
+    force: bool = False
+    rerun_failed: bool = False
+    quiet: bool = False
+    max_cost: Optional[float] = None
+    window: Optional[str] = None
+    noises: str = "card"
+    contexts: str = "full"
+    distractors: str = "0"
+
+    def config(self, paths: list[str], llm: LLMOptions):
+        """The run's EvalConfig over `paths`, every value checked (a usage error names the option)."""
+        from .controls import CONTEXTS, MAX_DISTRACTORS
+        from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
+        from .runner import EvalConfig
+
+        if self.ray_address and self.executor != "ray":
+            raise click.UsageError("--ray-address needs --executor ray")
+        slug = self.player.replace(":", "_").replace("/", "_")
+        return EvalConfig(
+            paths=list(paths), player=self.player, settings=csv_choice(self.settings, SETTINGS, "setting"),
+            environments=csv_choice(self.envs, ENVIRONMENTS, "env"),
+            protocols=csv_choice(self.protocols, PROTOCOLS, "protocol"), budgets=parse_budgets(self.budgets),
+            repetitions=self.reps, max_steps=self.max_steps, concurrency=self.concurrency, workers=self.workers,
+            executor=self.executor, ray_address=self.ray_address, seed=self.seed,
+            out=self.out_dir or str(Path("runs") / slug), force=self.force, rerun_failed=self.rerun_failed,
+            max_cost=self.max_cost, window=self.window, noises=parse_noises(self.noises),
+            contexts=csv_choice(self.contexts, CONTEXTS, "context"),
+            distractors=parse_distractor_counts(self.distractors, MAX_DISTRACTORS), llm=llm.settings())
+
+    def check_window(self) -> None:
+        """--window parses (FROM..TO), or a usage error."""
+        if self.window:
+            from .collection import parse_window
+            try:
+                parse_window(self.window)
+            except ValueError as exc:
+                raise click.BadParameter(str(exc), param_hint="--window")

@@ -18,13 +18,15 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from dataclasses import dataclass, field
 from typing import Optional
 
 from .card import CompiledCard
 from .controls import Presentation
 from .failure import classify_failure
 from .oracle import Rejection
-from .players.base import MAX_CORRECTIONS, EpisodeState, PlayerFactory, PlayerFault, PlayerGaveUp
+from .players.base import (MAX_CORRECTIONS, EpisodeState, Player, PlayerFactory, PlayerFault,
+                           PlayerGaveUp)
 from .records import (CONFIDENCE_SLACK, Action, Episode, EpisodeKey, OracleResponse,
                       Outcome, Turn, Usage)
 
@@ -124,6 +126,48 @@ def protocol_breaks(action: Action, state: EpisodeState) -> list[str]:
     return breaks
 
 
+@dataclass
+class _Play:
+    """One episode in play: what the player is shown, the state it acts on,
+    the record so far and the running counts."""
+
+    shown: Presentation
+    state: EpisodeState
+    episode: Episode
+    player: Player
+    cap: Optional[int]  # the adaptive step cap (None: no cap, or not adaptive)
+    usage: Usage = field(default_factory=Usage)
+    breaks: list[str] = field(default_factory=list)
+    experiments: int = 0
+    refused: int = 0
+    submission: Optional[Action] = None
+
+    @property
+    def protocol(self) -> str:
+        return self.state.protocol
+
+    @property
+    def env(self) -> str:
+        return self.episode.key.environment
+
+
+def _setup(card: CompiledCard, key: EpisodeKey, factory: PlayerFactory, seed: int,
+           max_steps: Optional[int]) -> _Play:
+    """The task the player is shown, its initial state and the empty record."""
+    setting, protocol = key.setting, key.protocol
+    cap = max_steps if protocol == "adaptive" else None
+    shown = Presentation(card, key.controls, seed)
+    task = shown.view(task_view(card, key.environment, setting, protocol, key.budget, cap))
+    if any(o["noise"] for o in task["outputs"]):
+        task["rules"] += NOISE_RULE
+    given = shown.preset(key.environment, key.budget) if protocol == "fixed" else []
+    state = EpisodeState(task=task, setting=setting, protocol=protocol, threshold=card.data.threshold,
+                         observations=list(given), turns=[], must_submit=protocol != "adaptive",
+                         steps_left=cap, seed=seed, episode=key.model_dump())
+    episode = Episode(key=key, collection=card.data.collection, seed=seed, task=task, given=given)
+    return _Play(shown=shown, state=state, episode=episode, player=factory(), cap=cap)
+
+
 async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFactory, seed: int,
                        max_steps: Optional[int] = None) -> Episode:
     """Play one isolated episode to its end and score it.
@@ -131,104 +175,98 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
     Returns an Episode with status "unfinished" (and no outcome) when the
     player hit an infrastructure fault: a resume plays it again.
     """
-    env, setting, protocol = key.environment, key.setting, key.protocol
-    cap = max_steps if protocol == "adaptive" else None
-    shown = Presentation(card, key.controls, seed)
-    task = shown.view(task_view(card, env, setting, protocol, key.budget, cap))
-    if any(o["noise"] for o in task["outputs"]):
-        task["rules"] += NOISE_RULE
-    given = shown.preset(env, key.budget) if protocol == "fixed" else []
-    state = EpisodeState(task=task, setting=setting, protocol=protocol, threshold=card.data.threshold,
-                         observations=list(given), turns=[], must_submit=protocol != "adaptive",
-                         steps_left=cap if protocol == "adaptive" else None, seed=seed,
-                         episode=key.model_dump())
-    episode = Episode(key=key, collection=card.data.collection, seed=seed, task=task, given=given)
-    player = factory()
+    play = _setup(card, key, factory, seed, max_steps)
+    episode = play.episode
     started = time.perf_counter()
-    usage = Usage()
-    submission_action: Optional[Action] = None
-    breaks: list[str] = []
-    experiments = 0
-    refused = 0
-    hard_cap = (cap or UNBOUNDED_CAP) + MAX_REFUSED + 1
-    def drain(index: int) -> None:
-        """Keep the player's unusable replies as turns marked malformed."""
-        nonlocal usage
-        for bad in player.take_unusable():
-            episode.turns.append(Turn(index=index, malformed=bad.problem, reply=bad.reply, usage=bad.usage))
-            usage = usage + bad.usage
-
     try:
-        for index in range(hard_cap + 1):
-            try:
-                action, used = await player.act(state)
-            finally:
-                drain(index)
-            usage = usage + used
-            turn = Turn(index=index, action=action, usage=used)
-            problem = action_problem(action, shown, protocol)
-            corrections = 0
-            while problem is not None:
-                if corrections >= MAX_CORRECTIONS:
-                    episode.turns.append(turn.model_copy(update={"malformed": problem}))
-                    raise PlayerGaveUp(f"malformed action after {MAX_CORRECTIONS} corrections: {problem}")
-                episode.turns.append(turn.model_copy(update={"malformed": problem}))
-                state.turns = episode.turns
-                corrections += 1
-                try:
-                    action, used = await player.reject(state, action, problem)
-                finally:
-                    drain(index)
-                usage = usage + used
-                turn = Turn(index=index, action=action, usage=used)
-                problem = action_problem(action, shown, protocol)
-            turn_breaks = protocol_breaks(action, state)
-            if action.submission is not None:
-                turn = turn.model_copy(update={"breaks": turn_breaks})
-                episode.turns.append(turn)
-                breaks.extend(turn_breaks)
-                submission_action = action
-                break
-            # an experiment
-            if protocol != "adaptive" or state.must_submit:
-                refused += 1
-                response = OracleResponse(rejected=["no experiments are allowed now: submit your answer"])
-                if refused >= MAX_REFUSED:
-                    episode.turns.append(turn.model_copy(update={"breaks": turn_breaks, "response": response}))
-                    breaks.extend(turn_breaks)
-                    raise PlayerGaveUp("kept proposing experiments where none are allowed")
-            else:
-                experiments += 1
-                ex = action.experiment
-                try:
-                    response = OracleResponse(observation=shown.observe(env, ex.inputs, ex.outputs,
-                                                                        experiments - 1))
-                    state.observations.append(response.observation)
-                except Rejection as rej:
-                    response = OracleResponse(rejected=rej.reasons)
-                if cap is not None:
-                    state.steps_left = cap - experiments
-                    state.must_submit = state.steps_left <= 0
-            breaks.extend(turn_breaks)
-            episode.turns.append(turn.model_copy(update={"breaks": turn_breaks, "response": response}))
-            state.turns = episode.turns
-        else:
-            raise PlayerGaveUp(f"no submission after {hard_cap} turns")
+        await _play_turns(play)
     except PlayerFault as fault:
-        await player.close()
-        spent = usage + fault.usage if fault.usage is not None else usage
+        await play.player.close()
+        spent = play.usage + fault.usage if fault.usage is not None else play.usage
         return episode.model_copy(update={"status": "unfinished", "error": str(fault), "spent": spent})
     except PlayerGaveUp as gave_up:
         episode.error = str(gave_up)
         if gave_up.usage is not None:
-            usage = usage + gave_up.usage
+            play.usage = play.usage + gave_up.usage
     finally:
-        await player.close()
+        await play.player.close()
     wall = time.perf_counter() - started
-    steps = experiments if protocol == "adaptive" else len(given)
-    episode.outcome = await asyncio.to_thread(judge, shown, env, submission_action, breaks, steps, wall, usage)
-    episode.spent = usage
+    steps = play.experiments if key.protocol == "adaptive" else len(episode.given)
+    episode.outcome = await asyncio.to_thread(judge, play.shown, key.environment, play.submission, play.breaks,
+                                              steps, wall, play.usage)
+    episode.spent = play.usage
     return episode
+
+
+async def _play_turns(play: _Play) -> None:
+    """Turns until a submission (kept in `play.submission`); PlayerGaveUp
+    when the player will not get there."""
+    hard_cap = (play.cap or UNBOUNDED_CAP) + MAX_REFUSED + 1
+    for index in range(hard_cap + 1):
+        action, turn = await _usable_action(play, index)
+        turn_breaks = protocol_breaks(action, play.state)
+        play.breaks.extend(turn_breaks)
+        if action.submission is not None:
+            play.episode.turns.append(turn.model_copy(update={"breaks": turn_breaks}))
+            play.submission = action
+            return
+        response = _answer(play, action)
+        play.episode.turns.append(turn.model_copy(update={"breaks": turn_breaks, "response": response}))
+        if play.refused >= MAX_REFUSED:
+            raise PlayerGaveUp("kept proposing experiments where none are allowed")
+        play.state.turns = play.episode.turns
+    raise PlayerGaveUp(f"no submission after {hard_cap} turns")
+
+
+async def _ask(play: _Play, index: int, ask) -> tuple[Action, Turn]:
+    """One call of the player (`ask`), its unusable replies kept as turns
+    marked malformed, its usage counted."""
+    try:
+        action, used = await ask
+    finally:
+        for bad in play.player.take_unusable():
+            play.episode.turns.append(Turn(index=index, malformed=bad.problem, reply=bad.reply, usage=bad.usage))
+            play.usage = play.usage + bad.usage
+    play.usage = play.usage + used
+    return action, Turn(index=index, action=action, usage=used)
+
+
+async def _usable_action(play: _Play, index: int) -> tuple[Action, Turn]:
+    """The player's next well-formed action, handing a malformed one back at
+    most MAX_CORRECTIONS times (each kept as a malformed turn)."""
+    action, turn = await _ask(play, index, play.player.act(play.state))
+    for corrections in range(MAX_CORRECTIONS + 1):
+        problem = action_problem(action, play.shown, play.protocol)
+        if problem is None:
+            return action, turn
+        play.episode.turns.append(turn.model_copy(update={"malformed": problem}))
+        if corrections == MAX_CORRECTIONS:
+            break
+        play.state.turns = play.episode.turns
+        action, turn = await _ask(play, index, play.player.reject(play.state, action, problem))
+    raise PlayerGaveUp(f"malformed action after {MAX_CORRECTIONS} corrections: {problem}")
+
+
+def _answer(play: _Play, action: Action) -> OracleResponse:
+    """The oracle's answer to a proposed experiment: an observation, the
+    reasons it rejects the inputs, or a refusal where no experiments are
+    allowed (counted in `play.refused`)."""
+    state = play.state
+    if play.protocol != "adaptive" or state.must_submit:
+        play.refused += 1
+        return OracleResponse(rejected=["no experiments are allowed now: submit your answer"])
+    play.experiments += 1
+    ex = action.experiment
+    try:
+        response = OracleResponse(observation=play.shown.observe(play.env, ex.inputs, ex.outputs,
+                                                                 play.experiments - 1))
+        state.observations.append(response.observation)
+    except Rejection as rej:
+        response = OracleResponse(rejected=rej.reasons)
+    if play.cap is not None:
+        state.steps_left = play.cap - play.experiments
+        state.must_submit = state.steps_left <= 0
+    return response
 
 
 def judge(shown: Presentation, env: str, action: Optional[Action], breaks: list[str], steps: int,
@@ -240,8 +278,7 @@ def judge(shown: Presentation, env: str, action: Optional[Action], breaks: list[
         return Outcome(submitted=False, valid=False, reason="no submission", ps=0.0, weak=False,
                        strict=False, protocol_ok=protocol_ok, breaks=breaks, weak_success=False,
                        strict_success=False, form_credit=0.0, failure_mode="no_usable_answer",
-                       steps=steps,
-                       wall_time=wall, usage=usage)
+                       steps=steps, wall_time=wall, usage=usage)
     score, target, predictor = shown.score(action.submission.predictor, env)
     mode = classify_failure(target, env, predictor, score)
     if mode is None and not protocol_ok and score.weak:
@@ -250,9 +287,5 @@ def judge(shown: Presentation, env: str, action: Optional[Action], breaks: list[
         strict_success: Optional[bool] = False
     else:
         strict_success = score.strict  # True, or None when sympy could not decide
-    return Outcome(submitted=True, valid=score.valid, reason=score.reason, ps=score.ps, weak=score.weak,
-                   strict=score.strict, strict_reason=score.strict_reason, protocol_ok=protocol_ok,
-                   breaks=breaks, weak_success=score.weak and protocol_ok,
-                   strict_success=strict_success, form_credit=score.form_credit,
-                   failure_mode=mode, steps=steps, wall_time=wall,
-                   usage=usage, ps_ood=score.ps_ood, weak_ood=score.weak_ood)
+    return Outcome.of(score, protocol_ok=protocol_ok, breaks=breaks, weak_success=score.weak and protocol_ok,
+                      strict_success=strict_success, failure_mode=mode, steps=steps, wall_time=wall, usage=usage)

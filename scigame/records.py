@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 import math
+from copy import copy
 import sys
 from typing import Any, ClassVar, Literal, Optional
 
-from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator,
+from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, create_model, field_validator,
                       model_validator)
 
 from .predictor import MAX_DEPTH
+from .scoring import Score
 
 RECORD_VERSION = 1
 
@@ -192,28 +194,37 @@ class Turn(_Record):
     usage: Usage = Usage()
 
 
-class Outcome(_Record):
-    """How an episode ended, scored on the hidden evaluation set."""
+#: What an Outcome keeps of its submission's Score: the fields are Score's
+#: own (declared once, in scigame.scoring); the rest of a Score (the world,
+#: the error path, the points, the per-output errors) stays with the scorer.
+SCORE_FIELDS = ("valid", "reason", "ps", "weak", "strict", "strict_reason", "form_credit", "ps_ood", "weak_ood")
+
+#: Score's verdict as a record (Score's field definitions, nothing re-declared).
+ScoreVerdict = create_model("ScoreVerdict", __base__=_Record, __module__=__name__,
+                            **{n: (Score.model_fields[n].annotation, copy(Score.model_fields[n]))
+                               for n in SCORE_FIELDS})
+
+
+class Outcome(ScoreVerdict):
+    """How an episode ended: the verdict of its submission's Score on the
+    hidden evaluation set (ScoreVerdict), and what the protocol made of it."""
 
     submitted: bool
-    valid: bool
-    reason: str = ""
-    ps: float
-    weak: bool
-    strict: Optional[bool]
-    strict_reason: str = ""
+    #: None in records written before form credit existed (Score's own is never None).
+    form_credit: Optional[float] = None  # 1 - normalised tree edit distance to the law (0 if none)
     protocol_ok: bool
     breaks: list[str] = []
     weak_success: bool  # weak and the protocol was followed (weak ESR)
     strict_success: Optional[bool]  # strict and the protocol was followed (strict ESR)
-    form_credit: Optional[float] = None  # 1 - normalised tree edit distance to the law (0 if none)
     failure_mode: Optional[str] = None
     steps: int  # experiments proposed (adaptive) or observations given (fixed)
     wall_time: float
     usage: Usage = Usage()
-    #: PS and weak on the out-of-domain set (cards with `evaluation N ood F`), else None.
-    ps_ood: Optional[float] = None
-    weak_ood: Optional[bool] = None
+
+    @classmethod
+    def of(cls, score: Score, **rest) -> "Outcome":
+        """The outcome of a scored submission: the Score's verdict, then `rest`."""
+        return cls(submitted=True, **score.model_dump(include=set(SCORE_FIELDS)), **rest)
 
 
 Context = Literal["full", "no-background", "anonymous"]
@@ -236,13 +247,13 @@ class EpisodeKey(_Record):
     context: Context = "full"
     distractors: int = 0
 
-    #: The store's key columns, in order (`as_tuple` gives their values).
-    COLUMNS: ClassVar[tuple[str, ...]] = ("card_hash", "environment", "setting", "protocol", "budget",
-                                          "repetition", "player", "noise", "context", "distractors")
+    #: The store's key columns, in order: every field but the card's name
+    #: (set below, from the fields); `as_tuple` gives their values.
+    COLUMNS: ClassVar[tuple[str, ...]] = ()
 
     def as_tuple(self) -> tuple:
-        return (self.card_hash, self.environment, self.setting, self.protocol, self.budget,
-                self.repetition, self.player, noise_column(self.noise), self.context, self.distractors)
+        """The key's values as the store holds them (a noise level as its text, see noise_column)."""
+        return tuple(noise_column(self.noise) if c == "noise" else getattr(self, c) for c in self.COLUMNS)
 
     #: The store's spelling of the default controls (rows written before them read so).
     CONTROL_DEFAULTS: ClassVar[dict] = {"noise": "card", "context": "full", "distractors": 0}
@@ -257,9 +268,17 @@ class EpisodeKey(_Record):
         return tuple(v for c, v in zip(self.COLUMNS, self.as_tuple()) if c != "player")
 
     @property
+    def label(self) -> str:
+        """The episode for people, in messages: card, world, setting, protocol and repetition."""
+        return f"{self.card} {self.environment} {self.setting} {self.protocol} rep {self.repetition}"
+
+    @property
     def controls(self):
         from .controls import Controls
         return Controls(noise=self.noise, context=self.context, distractors=self.distractors)
+
+
+EpisodeKey.COLUMNS = tuple(name for name in EpisodeKey.model_fields if name != "card")
 
 
 def noise_column(noise: Optional[float]) -> str:

@@ -22,49 +22,59 @@ import sqlite3
 import time
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, get_args
 
 from .errors import UserFacingError
-from .records import Episode, EpisodeKey, Usage, load_episode
+from .records import Episode, EpisodeKey, Outcome, Usage, load_episode
 
-#: The episode key's columns (EpisodeKey.COLUMNS), as every table that is keyed by an episode has them.
-_KEY_DDL = """    card_hash   TEXT NOT NULL,
-    environment TEXT NOT NULL,
-    setting     TEXT NOT NULL,
-    protocol    TEXT NOT NULL,
-    budget      INTEGER NOT NULL,
-    repetition  INTEGER NOT NULL,
-    player      TEXT NOT NULL,
-    noise       TEXT NOT NULL DEFAULT 'card',
-    context     TEXT NOT NULL DEFAULT 'full',
-    distractors INTEGER NOT NULL DEFAULT 0,
-"""
+def _sql_literal(value) -> str:
+    return f"'{value}'" if isinstance(value, str) else repr(value)
+
+
+def _sql_type(annotation) -> str:
+    """The SQLite type of a record field (bools as 0/1)."""
+    args = [a for a in get_args(annotation) if a is not type(None)] or [annotation]
+    return {bool: "INTEGER", int: "INTEGER", float: "REAL"}.get(args[0], "TEXT")
+
+
+def _ddl(columns: dict[str, str]) -> str:
+    return "".join(f"    {name:<11} {sql},\n" for name, sql in columns.items())
+
+
+#: Columns that identify an episode (EpisodeKey.COLUMNS, in key order), as
+#: every table keyed by an episode has them: whole numbers or text (a noise
+#: level is stored as its text), the controls defaulting to the card as written.
+KEY_COLUMNS = EpisodeKey.COLUMNS
+_KEY_DDL = _ddl({c: ("INTEGER" if EpisodeKey.model_fields[c].annotation is int else "TEXT") + " NOT NULL"
+                 + (f" DEFAULT {_sql_literal(EpisodeKey.CONTROL_DEFAULTS[c])}" if c in EpisodeKey.CONTROL_DEFAULTS
+                    else "") for c in KEY_COLUMNS})
+_KEY_LIST = ", ".join(KEY_COLUMNS)
+#: The Outcome fields the episodes table keeps for summaries (the out-of-domain
+#: ones come after the usage columns, where they were added).
+_OUTCOME_COLUMNS = ("submitted", "valid", "ps", "weak", "strict", "weak_success", "strict_success", "protocol_ok",
+                    "failure_mode", "steps", "wall_time")
+_USAGE_SUMMARY = ("input_tokens", "output_tokens", "cost_usd")
+_OOD_COLUMNS = ("ps_ood", "weak_ood")
+_EPISODE_DDL = _ddl({
+    **{c: _sql_type(Outcome.model_fields[c].annotation) for c in _OUTCOME_COLUMNS},
+    **{c: _sql_type(Usage.model_fields[c].annotation) for c in _USAGE_SUMMARY},
+    **{c: _sql_type(Outcome.model_fields[c].annotation) for c in _OOD_COLUMNS}})
+#: The usage an attempt sums and each call records.
+_USAGE_COLUMNS = ("calls", "input_tokens", "cached_tokens", "output_tokens", "reasoning_tokens", "cost_usd",
+                  "estimated")
+_CALL_COLUMNS = ("input_tokens", "cached_tokens", "output_tokens", "reasoning_tokens", "cost_usd", "retries",
+                 "estimated")
+#: How rows are listed: by card name, then the rest of the key.
+_ORDER = ", ".join(["card", *(c for c in KEY_COLUMNS if c != "card_hash")])
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS episodes (
 {key}    card        TEXT NOT NULL,
     collection  TEXT NOT NULL,
     status      TEXT NOT NULL,
-    submitted   INTEGER,
-    valid       INTEGER,
-    ps          REAL,
-    weak        INTEGER,
-    strict      INTEGER,
-    weak_success   INTEGER,
-    strict_success INTEGER,
-    protocol_ok INTEGER,
-    failure_mode TEXT,
-    steps       INTEGER,
-    wall_time   REAL,
-    input_tokens  INTEGER,
-    output_tokens INTEGER,
-    cost_usd    REAL,
-    ps_ood      REAL,
-    weak_ood    INTEGER,
-    record      TEXT NOT NULL,
+{outcome}    record      TEXT NOT NULL,
     written_at  REAL NOT NULL,
-    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player,
-                 noise, context, distractors)
+    PRIMARY KEY ({key_list})
 );
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS attempts (
@@ -83,9 +93,7 @@ CREATE TABLE IF NOT EXISTS attempts (
     started_at  REAL NOT NULL,
     written_at  REAL
 );
-CREATE INDEX IF NOT EXISTS attempts_by_key
-    ON attempts (card_hash, environment, setting, protocol, budget, repetition, player,
-                 noise, context, distractors);
+CREATE INDEX IF NOT EXISTS attempts_by_key ON attempts ({key_list});
 CREATE TABLE IF NOT EXISTS calls (
     attempt     INTEGER NOT NULL REFERENCES attempts(id),
     input_tokens  INTEGER NOT NULL,
@@ -110,19 +118,16 @@ CREATE TABLE IF NOT EXISTS judgements (
     cost_usd    REAL,
     record      TEXT NOT NULL,
     written_at  REAL NOT NULL,
-    PRIMARY KEY (card_hash, environment, setting, protocol, budget, repetition, player,
-                 noise, context, distractors, judge)
+    PRIMARY KEY ({key_list}, judge)
 );
-""".replace("{key}", _KEY_DDL)
+""".replace("{key}", _KEY_DDL).replace("{key_list}", _KEY_LIST).replace("{outcome}", _EPISODE_DDL)
 
-#: Columns that identify an episode, in key order, and the WHERE clause on them.
-KEY_COLUMNS = EpisodeKey.COLUMNS
+#: The WHERE clause on an episode's key.
 _WHERE_KEY = " AND ".join(f"{c}=?" for c in KEY_COLUMNS)
 #: Columns added since the first store format, with what an older row means by them.
-_ADDED = {"episodes": {"noise": "'card'", "context": "'full'", "distractors": "0", "ps_ood": "NULL",
-                       "weak_ood": "NULL"},
-          "judgements": {"noise": "'card'", "context": "'full'", "distractors": "0"},
-          "attempts": {"noise": "'card'", "context": "'full'", "distractors": "0"}}
+_CONTROLS_ADDED = {c: _sql_literal(v) for c, v in EpisodeKey.CONTROL_DEFAULTS.items()}
+_ADDED = {"episodes": {**_CONTROLS_ADDED, **dict.fromkeys(_OOD_COLUMNS, "NULL")},
+          "judgements": _CONTROLS_ADDED, "attempts": _CONTROLS_ADDED}
 
 DB_NAME = "episodes.sqlite"
 
@@ -130,9 +135,6 @@ DB_NAME = "episodes.sqlite"
 #: The current episode attempt's call ledger (set by the runner around each
 #: episode; every LLM call that gets an answer reports its usage to it).
 CALL_LEDGER: ContextVar[Optional[Callable[[Usage], None]]] = ContextVar("scigame_call_ledger", default=None)
-
-_USAGE_COLUMNS = ("calls", "input_tokens", "cached_tokens", "output_tokens", "reasoning_tokens", "cost_usd",
-                  "estimated")
 
 
 def record_call(usage: Usage) -> None:
@@ -142,8 +144,15 @@ def record_call(usage: Usage) -> None:
         ledger(usage)
 
 
-def _b(value: Optional[bool]) -> Optional[int]:
-    return None if value is None else int(value)
+def _key_values(key: EpisodeKey) -> dict:
+    """An episode key as the values of its columns."""
+    return dict(zip(KEY_COLUMNS, key.as_tuple()))
+
+
+def _dicts(cur: sqlite3.Cursor) -> list[dict]:
+    """A query's rows as column -> value."""
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
 
 
 class StoreError(UserFacingError):
@@ -190,11 +199,11 @@ class Store:
     def _columns(self, table: str) -> list[str]:
         return [r[1] for r in self.db.execute(f"PRAGMA table_info({table})")]
 
-    def _insert(self, table: str, values: dict) -> None:
-        """INSERT OR REPLACE one row, naming its columns (inside the caller's transaction)."""
-        names = ", ".join(values)
-        self.db.execute(f"INSERT OR REPLACE INTO {table} ({names}) VALUES ({', '.join('?' * len(values))})",
-                        tuple(values.values()))
+    def _insert(self, table: str, values: dict, replace: bool = True) -> sqlite3.Cursor:
+        """INSERT (OR REPLACE) one row, naming its columns (inside the caller's transaction)."""
+        verb = "INSERT OR REPLACE" if replace else "INSERT"
+        return self.db.execute(f"{verb} INTO {table} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                               tuple(values.values()))
 
     def close(self) -> None:
         self.db.close()
@@ -208,7 +217,7 @@ class Store:
     # -- meta ----------------------------------------------------------------
     def set_meta(self, key: str, value) -> None:
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+            self._insert("meta", {"key": key, "value": json.dumps(value)})
 
     def get_meta(self, key: str, default=None):
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -225,24 +234,18 @@ class Store:
     def begin_attempt(self, key: EpisodeKey) -> int:
         """Open a new attempt of an episode; returns its id."""
         with self.db:
-            cur = self.db.execute(
-                f"INSERT INTO attempts ({', '.join(KEY_COLUMNS)}, card, status, started_at) "
-                f"VALUES ({', '.join('?' * len(KEY_COLUMNS))}, ?, 'running', ?)",
-                (*key.as_tuple(), key.card, time.time()))
+            cur = self._insert("attempts", {**_key_values(key), "card": key.card, "status": "running",
+                                            "started_at": time.time()}, replace=False)
         return int(cur.lastrowid)
 
     def record_call(self, attempt: int, usage: Usage) -> None:
         """One answered call of an attempt, written at once (a kill loses none)."""
         with self.db:
-            self.db.execute("INSERT INTO calls VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (attempt, usage.input_tokens, usage.cached_tokens, usage.output_tokens,
-                             usage.reasoning_tokens, usage.cost_usd, usage.retries, usage.estimated, time.time()))
-            self.db.execute(
-                "UPDATE attempts SET calls = calls + 1, input_tokens = input_tokens + ?, cached_tokens = "
-                "cached_tokens + ?, output_tokens = output_tokens + ?, reasoning_tokens = reasoning_tokens + ?, "
-                "cost_usd = cost_usd + ?, estimated = estimated + ? WHERE id = ?",
-                (usage.input_tokens, usage.cached_tokens, usage.output_tokens, usage.reasoning_tokens,
-                 usage.cost_usd, usage.estimated, attempt))
+            self._insert("calls", {"attempt": attempt, **usage.model_dump(include=set(_CALL_COLUMNS)),
+                                   "written_at": time.time()}, replace=False)
+            added = [c for c in _USAGE_COLUMNS if c != "calls"]
+            self.db.execute(f"UPDATE attempts SET calls = calls + 1, {', '.join(f'{c} = {c} + ?' for c in added)} "
+                            "WHERE id = ?", (*(getattr(usage, c) for c in added), attempt))
 
     def attempt_usage(self, attempt: int) -> Usage:
         row = self.db.execute(f"SELECT {', '.join(_USAGE_COLUMNS)} FROM attempts WHERE id = ?",
@@ -272,8 +275,7 @@ class Store:
     def attempt_rows(self) -> list[dict]:
         cur = self.db.execute(f"SELECT id, card, {', '.join(c for c in KEY_COLUMNS if c != 'card_hash')}, status, "
                               f"error, {', '.join(_USAGE_COLUMNS)}, started_at, written_at FROM attempts ORDER BY id")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur.fetchall()]
+        return _dicts(cur)
 
     def put(self, episode: Episode) -> None:
         """Write one episode atomically (replacing the row of an earlier
@@ -284,32 +286,24 @@ class Store:
     def _put(self, episode: Episode, record: str) -> None:
         k, o = episode.key, episode.outcome
         usage = episode.spent if episode.spent.calls or not o else o.usage
-        outcome = {} if o is None else {
-            "submitted": _b(o.submitted), "valid": _b(o.valid), "ps": o.ps, "weak": _b(o.weak),
-            "strict": _b(o.strict), "weak_success": _b(o.weak_success),
-            "strict_success": _b(o.strict_success), "protocol_ok": _b(o.protocol_ok),
-            "failure_mode": o.failure_mode, "steps": o.steps, "wall_time": o.wall_time,
-            "ps_ood": o.ps_ood, "weak_ood": _b(o.weak_ood)}
+        # sqlite3 stores a bool as 0/1
+        outcome = {} if o is None else o.model_dump(include={*_OUTCOME_COLUMNS, *_OOD_COLUMNS})
         self._insert("episodes", {
-            **dict(zip(KEY_COLUMNS, k.as_tuple())), "card": k.card, "collection": episode.collection,
-            "status": episode.status, **outcome, "input_tokens": usage.input_tokens,
-            "output_tokens": usage.output_tokens, "cost_usd": usage.cost_usd,
-            "record": record, "written_at": time.time()})
+            **_key_values(k), "card": k.card, "collection": episode.collection, "status": episode.status,
+            **outcome, **usage.model_dump(include=set(_USAGE_SUMMARY)), "record": record, "written_at": time.time()})
 
     def episodes(self, **where) -> Iterator[Episode]:
         """Stored episodes, optionally filtered by column values."""
         sql = "SELECT record FROM episodes"
         if where:
             sql += " WHERE " + " AND ".join(f"{k} = ?" for k in where)
-        sql += " ORDER BY card, environment, setting, protocol, budget, repetition, player, noise, context, distractors"
+        sql += f" ORDER BY {_ORDER}"
         for (record,) in self.db.execute(sql, tuple(where.values())).fetchall():
             yield load_episode(record)  # tolerates what older versions wrote
 
     def rows(self) -> list[dict]:
-        cur = self.db.execute("SELECT * FROM episodes ORDER BY card, environment, setting, protocol, "
-                              "budget, repetition, player, noise, context, distractors")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur.fetchall()]
+        cur = self.db.execute(f"SELECT * FROM episodes ORDER BY {_ORDER}")
+        return _dicts(cur)
 
     # -- judgements ---------------------------------------------------------------
     def judged(self, key: EpisodeKey, judge: str) -> bool:
@@ -324,7 +318,7 @@ class Store:
                              "usage": u.model_dump()})
         with self.db:
             self._insert("judgements", {
-                **dict(zip(KEY_COLUMNS, key.as_tuple())), "judge": judge,
+                **_key_values(key), "judge": judge,
                 "effects": judgement.scores["effects"], "comparison": judgement.scores["comparison"],
                 "evidence": judgement.scores["evidence"], "ses": judgement.ses,
                 "unverified": judgement.unverified, "failure": judgement.failure,
@@ -332,10 +326,8 @@ class Store:
                 "record": record, "written_at": time.time()})
 
     def judgement_rows(self) -> list[dict]:
-        cur = self.db.execute("SELECT * FROM judgements ORDER BY card_hash, environment, setting, protocol, "
-                              "budget, repetition, player, noise, context, distractors, judge")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, r)) for r in cur.fetchall()]
+        cur = self.db.execute(f"SELECT * FROM judgements ORDER BY {_KEY_LIST}, judge")
+        return _dicts(cur)
 
     def total_cost(self) -> float:
         """The run's spend: every attempt of every episode, plus the episode

@@ -23,6 +23,7 @@ import csv
 import io
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from .records import EpisodeKey
@@ -234,3 +235,51 @@ def judge_failure_counts(judgements: list[dict]) -> dict[str, int]:
         if j["failure"]:
             counts[j["failure"]] += 1
     return dict(sorted(counts.items()))
+
+
+def alpha_text(alpha: dict) -> str:
+    """Krippendorff's alpha per criterion, for people ('–' where undefined)."""
+    return ", ".join(f"{k} {'–' if v is None else f'{v:.3f}'}" for k, v in alpha.items())
+
+
+def report_notes(runs) -> list[str]:
+    """The lines `scigame report` prints under its tables: each folder's
+    spend, the episodes of edited cards left out, the judges' spend and
+    (with several judges) their agreement."""
+    lines = [f"{p.folder}: {spend_text(p.spend)}" for p in runs.provenance
+             if p.spend.get("calls") or p.spend.get("spent_usd")]
+    stale = sum(p.stale for p in runs.provenance)
+    if stale:
+        lines.append(f"({stale} episodes of earlier versions of edited cards are kept in the store "
+                     "but left out of this report)")
+    if runs.judgements:
+        from .llm.judge import agreement
+        u = judge_usage(runs.judgements)
+        lines.append(f"judges: {u['input_tokens']} input and {u['output_tokens']} output tokens, "
+                     f"${u['cost_usd']:.4f}")
+        if len({j["judge"] for j in runs.judgements}) > 1:
+            lines.append("judge agreement (Krippendorff's alpha): " + alpha_text(agreement(runs.judgements)))
+    return lines
+
+
+@dataclass
+class RunSummary:
+    """A run folder's current episodes summarised (what `scigame eval` prints and writes)."""
+
+    table: list[dict]
+    failures: dict[str, int]
+    usage: list[dict]
+    stale: int
+    spend: dict
+
+
+def summarize_run(folder: Path) -> RunSummary:
+    """Summarise the run folder's store over each card's latest version and
+    write summary.csv and summary.json into it."""
+    from .store import Store
+
+    with Store(folder) as store:
+        rows, judgements, spend = store.rows(), store.judgement_rows(), spend_summary(store)
+    rows, stale = current_rows(rows)
+    table = write_summary(folder, rows, judgements, spend)
+    return RunSummary(table, failure_counts(rows), usage_table(rows), stale, spend)

@@ -274,8 +274,7 @@ async def judge_run(run_dir: Path, judges: list[tuple[str, ChatClient]], concurr
                     raise
                 except Exception as exc:  # noqa: BLE001 - one episode must not stop the judging of the rest
                     report.unfinished += 1
-                    report.errors.append(f"{e.key.card} {e.key.environment} {e.key.setting} {e.key.protocol} "
-                                         f"rep {e.key.repetition}: {type(exc).__name__}: {str(exc)[:300]}")
+                    report.errors.append(f"{e.key.label}: {type(exc).__name__}: {str(exc)[:300]}")
                     return
             store.put_judgement(e.key, name, j)
             report.judged += 1

@@ -1,0 +1,247 @@
+"""Playing the episode matrix and judging it: eval, judge."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..options import DOLLARS, EvalOptions, llm_options, packed
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
+                     stop_on_auth_error)
+
+
+def _fmt(v, pct=False):
+    if v is None:
+        return "–"
+    return f"{100 * v:.0f}%" if pct else (f"{v:.3f}" if isinstance(v, float) else str(v))
+
+
+def _summary_table(table: list[dict]):
+    """The summary's rich table: one row per cell."""
+    from rich.table import Table
+
+    from ..summary import CONTROLS
+
+    t = Table(title="summary", show_lines=False)
+    players = {r["player"] for r in table}
+    # the controls and out-of-domain scores get columns only where a run has them
+    controls = [c for c, default in CONTROLS.items() if any(r.get(c, default) != default for r in table)]
+    ood = any(r.get("mean_ps_ood") is not None for r in table)
+    names = (("player",) if len(players) > 1 else ()) + (
+        "collection", "setting", "environment", "protocol", "B", *controls, "n", "strict ESR", "weak ESR",
+        "mean PS", "form", *(("PS ood", "weak ood") if ood else ()), "SES", "valid", "invalid", "missing", "undet.",
+        "breaks", "unfinished")
+    for col in names:
+        t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
+                                                    "protocol", "noise", "context") else "right")
+    for r in table:
+        cells = ([r["player"]] if len(players) > 1 else []) + [
+            r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
+            *(str(r[c]) for c in controls),
+            str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
+            _fmt(r.get("mean_form_credit")),
+            *((_fmt(r.get("mean_ps_ood")), _fmt(r.get("weak_ood"), True)) if ood else ()),
+            _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
+            str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
+        t.add_row(*cells)
+    return t
+
+
+def _print_summary(run) -> None:
+    """What `scigame eval` prints of its run (a summary.RunSummary)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(width=console_width())
+    console.print(_summary_table(run.table))
+    stale, failures, usage = run.stale, run.failures, run.usage
+    if stale:
+        console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
+                      "but left out of this summary)")
+    if failures:
+        console.print("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
+    if usage and any(u["input_tokens"] or u["output_tokens"] for u in usage):
+        u_table = Table(title="tokens and cost")
+        for col in ("player", "protocol", "episodes", "input tokens", "output tokens", "cost $"):
+            u_table.add_column(col, justify="left" if col in ("player", "protocol") else "right")
+        for u in usage:
+            u_table.add_row(u["player"], u["protocol"], str(u["episodes"]), str(u["input_tokens"]),
+                            str(u["output_tokens"]), f"{u['cost_usd']:.4f}")
+        console.print(u_table)
+
+
+@click.command(name="eval")
+@packed(EvalOptions, "run")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--player", default="baseline", show_default=True,
+              help="baseline | openai:MODEL | replay:RUN_DIR")
+@click.option("--setting", "settings", default="all", show_default=True,
+              help="identification,discovery (comma-separated) or all")
+@click.option("--env", "envs", default="all", show_default=True, help="original,counterfactual or all")
+@click.option("--protocol", "protocols", default="all", show_default=True, help="prior,fixed,adaptive or all")
+@click.option("--budget", "budgets", default="4", show_default=True,
+              help="Fixed-protocol budgets B, comma-separated (e.g. 1,2,4,8).")
+@click.option("--reps", default=3, show_default=True, type=click.IntRange(1, 1000),
+              help="Independent repetitions per cell.")
+@click.option("--max-steps", type=click.IntRange(1, 100000), default=None,
+              help="Adaptive step cap (default: each card's `adaptive ... max_steps`).")
+@click.option("--concurrency", default=1, show_default=True, type=click.IntRange(1, 256),
+              help="Episodes in flight at once (players that wait on a network, e.g. openai:MODEL).")
+@click.option("--workers", type=click.IntRange(1, 4096), default=None,
+              help="Worker processes (or Ray tasks in flight) for CPU-bound players such as the "
+                   "baseline. [default: the cores available; with --executor ray, the cluster's CPUs]")
+@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="Where episodes run: this machine, or a Ray cluster (pip install -e '.[ray]').")
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="The Ray cluster to join (host:port, or `auto`); default: start a local Ray instance.")
+@click.option("--seed", default=0, show_default=True, type=int, help="Base seed of the run.")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Run folder (default: runs/<player>). Rerunning the same command resumes it.")
+@click.option("--force", is_flag=True, help="Replay every episode, finished or not.")
+@click.option("--rerun-failed", is_flag=True, help="Also replay finished episodes that failed weak ESR.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@llm_options("OpenAI-compatible endpoint (openai:MODEL players).", timeout=120.0)
+@click.option("--max-cost", type=DOLLARS, default=None,
+              help="Dollars: stop starting new episodes once the run folder has spent this much.")
+@click.option("--window", default=None, metavar="FROM..TO",
+              help="Keep only Temporal cards whose journal and preprint dates fall in this window "
+                   "(YYYY-MM-DD; either side may be empty).")
+@click.option("--noise", "noises", default="card", show_default=True,
+              help="Relative measurement noise on every output, comma-separated levels for a sweep "
+                   "(e.g. 0,0.001,0.01); `card`: each output's own `noise`.")
+@click.option("--context", "contexts", default="full", show_default=True,
+              help="Prior knowledge in the task text: full, no-background, anonymous (comma-separated).")
+@click.option("--distractors", "distractors", default="0", show_default=True,
+              help="Extra inputs the law ignores, comma-separated counts (e.g. 0,2).")
+
+
+def eval_cmd(run: EvalOptions, llm):
+    """Play the episode matrix and store every episode.
+
+    With no PATHS it uses the bundled cards (the repository's cards/).
+    The defaults run the baseline player over both settings, both
+    environments and all three protocols, 3 repetitions, B = 4. The run is
+    resumable: rerunning the same command skips finished episodes.
+    """
+    import asyncio
+
+    from ..executors import ExecutorError
+    from ..llm.client import AuthFailure
+    from ..options import check_output_folder
+    from ..players import PlayerSpecError
+    from ..runner import run_eval
+    from ..summary import summarize_run
+
+    config = run.config(run.paths or (bundled_cards(),), llm)
+    card_files(config.paths)
+    check_output_folder(config.out, "--out")
+    run.check_window()
+    bar, on_progress = progress("episodes", run.quiet)
+    try:
+        with bar:
+            report = asyncio.run(run_eval(config, on_progress))
+    except PlayerSpecError as exc:
+        raise click.BadParameter(str(exc), param_hint="--player")
+    except ExecutorError as exc:
+        raise click.UsageError(str(exc))
+    except AuthFailure as exc:  # found before any episode started (e.g. no key)
+        click.echo(f"scigame: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
+    summary = summarize_run(report.folder)
+    _print_eval(report, summary, run.max_cost)
+    stop_on_auth_error(report.auth_error, report.errors)
+    # episodes left unstarted by --max-cost are not findings: the budget did its job (docs/cli.md)
+    sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
+
+
+def _print_eval(report, summary, max_cost) -> None:
+    """The run's summary and what became of its episodes (errors aside)."""
+    from ..summary import spend_text
+
+    for path, why in report.skipped_cards:
+        click.echo(f"skipped {path}: {why}", err=True)
+    if report.excluded:
+        click.echo(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
+        for name, why in report.excluded:
+            click.echo(f"  {name}: {why}", err=True)
+    _print_summary(summary)
+    if summary.spend["calls"] or summary.spend["spent_usd"]:
+        click.echo(spend_text(summary.spend))
+    for warning in report.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
+               f"of {report.planned} planned; run folder: {report.folder}")
+    if report.not_started:
+        click.echo(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
+                   f"of --max-cost ${max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
+    for reason in report.unfinished_reasons[:5]:
+        click.echo(f"unfinished: {reason}", err=True)
+    if len(report.unfinished_reasons) > 5:
+        click.echo(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
+                   "`error` is in the store)", err=True)
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, exists=True))
+@click.option("--judge", "judges", multiple=True, required=True,
+              help="openai:MODEL; repeat for a panel of judges.")
+@llm_options("OpenAI-compatible endpoint of the judges.", timeout=120.0)
+@click.option("--concurrency", default=4, show_default=True, type=click.IntRange(1, 256))
+@click.option("--force", is_flag=True, help="Judge again episodes already judged.")
+@click.option("--quiet", is_flag=True)
+
+
+def judge(run_dir, judges, llm, concurrency, force, quiet):
+    """Score the final explanations of a run's episodes with LLM judges (SES).
+
+    Each non-null criterion must quote the transcript; quotes are verified
+    and an unverifiable one counts as null. Results go into the run's store;
+    `scigame report` then shows SES and the judges' agreement.
+    """
+    import asyncio
+    from pathlib import Path
+
+    from ..llm.judge import agreement, judge_run
+    from ..store import DB_NAME, Store
+    from ..summary import alpha_text
+
+    if not (Path(run_dir) / DB_NAME).exists():
+        raise click.UsageError(f"{run_dir} is not a run folder (no {DB_NAME})")
+    panel = _judge_panel(judges, llm)
+    bar, on_progress = progress("judging", quiet)
+    with bar:
+        result = asyncio.run(judge_run(Path(run_dir), panel, concurrency, force, on_progress))
+    with Store(run_dir) as store:
+        alpha = agreement(store.judgement_rows())
+    click.echo(f"{result.judged} judged, {result.skipped} already judged, {result.unfinished} left for a "
+               f"later run (endpoint faults); {result.unverified} scores made null for unverifiable quotes")
+    if len(panel) > 1:
+        click.echo("Krippendorff's alpha: " + alpha_text(alpha))
+    stop_on_auth_error(result.auth_error, result.errors)
+    sys.exit(EXIT_FINDINGS if result.unfinished else EXIT_OK)
+
+
+def _judge_panel(judges, llm) -> list:
+    """(spec, ChatClient) per --judge, each with its API key present, or a usage error."""
+    from ..llm.client import AuthFailure, ChatClient
+    from ..llm.registry import load_registry
+
+    registry = load_registry(llm.models_file)
+    panel = []
+    for spec in judges:
+        kind, _, model = spec.partition(":")
+        if kind != "openai" or not model:
+            raise click.BadParameter(f"{spec!r}: judges are openai:MODEL", param_hint="--judge")
+        config = llm.config(model)
+        try:
+            config.api_key()
+        except AuthFailure as exc:
+            click.echo(f"scigame: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+        panel.append((spec, ChatClient(config, registry)))
+    return panel
+
+
+#: The commands of this module, for scigame.cli.
+COMMANDS = [eval_cmd, judge]
