@@ -324,7 +324,8 @@ def fold_tree(
             if budget is not None:
                 budget.reserve(unvisited + len(args), path)
             stack.append((node, path, depth, row))
-            stack.extend((args[i], (path, i), depth + 1, None) for i in range(len(args) - 1, -1, -1))
+            for i in range(len(args) - 1, -1, -1):
+                stack.append((args[i], (path, i), depth + 1, None))
             unvisited += len(args)
     (value,) = values
     return value
