@@ -399,7 +399,16 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
             return True, ("is the law as a ratio of polynomials, constants "
                           f"within {tol_text}")
         return residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
+    return _beyond_expansion(cand, law, diff, exact_candidate, symbols, rel_tol, points)
 
+
+def _beyond_expansion(cand: sympy.Expr, law: sympy.Expr, diff: sympy.Expr,
+                      exact_candidate: bool, symbols: dict[str, sympy.Symbol],
+                      rel_tol: float, points: dict[str, np.ndarray]
+                      ) -> tuple[bool | None, str]:
+    """The verdict on an expanded difference that is not 0 and not between
+    rational functions: cheap tactics first, then sympy's simplify."""
+    tol_text = f"{rel_tol:.3g}"
     if exact_candidate:
         # The candidate has every number of the law and no other (save
         # exponents that are simple fractions): no constant can be rounded,
@@ -421,7 +430,14 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     noise = noise_verdict(diff, cand, law, symbols, points)
     if noise is not None:
         return noise
+    return _simplified(cand, law, diff, symbols, rel_tol, points)
 
+
+def _simplified(cand: sympy.Expr, law: sympy.Expr, diff: sympy.Expr,
+                symbols: dict[str, sympy.Symbol], rel_tol: float,
+                points: dict[str, np.ndarray]) -> tuple[bool | None, str]:
+    """The last stage: sympy's simplify, cases, the last-resort tactics."""
+    tol_text = f"{rel_tol:.3g}"
     diff = sympy.simplify(diff)
     if diff == 0:
         return True, "is the law: sympy simplifies candidate - law to 0"
