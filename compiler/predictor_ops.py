@@ -141,7 +141,8 @@ def _round_half_even() -> type:
         def _sympystr(self, printer):
             return f"round({printer._print(self.args[0])})"
 
-    RoundHalfEven.__module__ = __name__  # pickled by reference: see __getattr__
+    # pickled by reference, as this module's attribute (see __getattr__)
+    RoundHalfEven.__module__, RoundHalfEven.__qualname__ = __name__, "RoundHalfEven"
     return RoundHalfEven
 
 

@@ -15,6 +15,13 @@ The text comes from players, so nothing here trusts it:
 * ``evaluate_predictor`` interprets a validated predictor over numpy arrays
   with real-valued semantics and explicit domain checks, so a failure names
   the op, the JSON path of the node and an input point where it happened.
+  ``evaluate_unchecked`` is the same evaluator without the domain checks
+  (NaN or ±inf where an op leaves its domain), for the strict matcher.
+
+Both, and the sympy translation of ``scigame.symbolic``, are folds by
+``fold_tree``, the one walk that checks a node's shape; what each op means
+and where it is defined comes from the predictor language's table,
+``scigame.compiler.predictor_ops``.
 
 Player text is only ever read as JSON; nothing is passed to eval or exec.
 """

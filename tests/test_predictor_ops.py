@@ -167,3 +167,14 @@ def test_exact_fold_is_sympys_exact_value(name):
         folded += 1
         assert want.is_Rational and Fraction(int(want.p), int(want.q)) == value, (name, args)
     assert folded > 0
+
+
+def test_sympy_round_pickles_and_rounds_half_to_even():
+    # round's sympy function is built on first use (no sympy import for the
+    # table); an expression holding it must still cross process boundaries
+    import pickle
+
+    x = sympy.Symbol("x")
+    expr = tree_to_sympy(op("round", {"var": "x"}), {"x": x})
+    assert pickle.loads(pickle.dumps(expr)) == expr
+    assert [expr.subs(x, sympy.Rational(k, 2)) for k in (1, 3, 5, -1, -3)] == [0, 2, 2, 0, -2]
