@@ -1,21 +1,14 @@
 """The JSON Schema of a predictor for one card: every output is required,
 variables are the card's inputs. Usable as an LLM structured-output schema
 (recursive `$defs`, no unsupported keywords). Arity, node-count and depth
-limits are enforced by the validator, not the schema.
+limits are enforced by the validator, not the schema. The ops are those of
+the predictor language's table (`compiler/predictor_ops.py`).
 """
 
 from __future__ import annotations
 
 from .artifact import CompiledCardData
-
-#: op -> (min args, max args or None): the predictor language of SPEC.md.
-PREDICTOR_OPS: dict[str, tuple[int, int | None]] = {
-    **{op: (2, None) for op in ("add", "mul", "min", "max")},
-    **{op: (2, 2) for op in ("sub", "div", "pow", "atan2")},
-    **{op: (1, 1) for op in ("neg", "abs", "sqrt", "cbrt", "exp", "log", "log10", "sin", "cos",
-                              "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "step",
-                              "sign", "round")},
-}
+from .predictor_ops import OP_TABLE
 
 
 def predictor_schema(data: CompiledCardData) -> dict:
@@ -44,7 +37,7 @@ def predictor_schema_for(inputs: list[str], outputs: list[str]) -> dict:
             "op": {
                 "type": "object",
                 "properties": {
-                    "op": {"type": "string", "enum": sorted(PREDICTOR_OPS)},
+                    "op": {"type": "string", "enum": sorted(OP_TABLE)},
                     "args": {"type": "array", "items": {"$ref": "#/$defs/tree"}, "minItems": 1},
                 },
                 "required": ["op", "args"],

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Optional
 
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary
+from .predictor_ops import fold_exact as _fold_exact
 
 Tree = object  # float | {"var": str} | {"op": str, "args": list}
 
@@ -181,31 +182,6 @@ def _has_var(t: Tree) -> bool:
                 return True
             stack.extend(node["args"])
     return False
-
-
-def _fold_exact(op: str, args: list[Fraction]) -> Fraction | None:
-    """The exact value of `op` on exact numbers, or None when it is not a
-    rational (sqrt(2)), not defined, or not worth computing."""
-    try:
-        if op == "add":
-            return sum(args, Fraction(0))
-        if op == "mul":
-            return math.prod(args, start=Fraction(1))
-        if op == "sub":
-            return args[0] - args[1]
-        if op == "neg":
-            return -args[0]
-        if op == "div":
-            return args[0] / args[1]
-        if op == "pow" and args[1].denominator == 1 and abs(args[1]) <= 64:
-            return args[0] ** int(args[1])
-        if op == "sqrt" and args[0] >= 0:
-            n, d = args[0].numerator, args[0].denominator
-            rn, rd = math.isqrt(n), math.isqrt(d)
-            return Fraction(rn, rd) if rn * rn == n and rd * rd == d else None
-    except (ArithmeticError, ValueError):
-        return None
-    return None
 
 
 def _fold_leaves(op: str, leaves: list[float]) -> list[float]:

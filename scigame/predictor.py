@@ -15,6 +15,13 @@ The text comes from players, so nothing here trusts it:
 * ``evaluate_predictor`` interprets a validated predictor over numpy arrays
   with real-valued semantics and explicit domain checks, so a failure names
   the op, the JSON path of the node and an input point where it happened.
+  ``evaluate_unchecked`` is the same evaluator without the domain checks
+  (NaN or ±inf where an op leaves its domain), for the strict matcher.
+
+Both, and the sympy translation of ``scigame.symbolic``, are folds by
+``fold_tree``, the one walk that checks a node's shape; what each op means
+and where it is defined comes from the predictor language's table,
+``scigame.compiler.predictor_ops``.
 
 Player text is only ever read as JSON; nothing is passed to eval or exec.
 """
@@ -24,8 +31,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
+from typing import Any, Union
 
 import numpy as np
+
+from .compiler.predictor_ops import ARITY, OP_TABLE, Op
 
 __all__ = [
     "MAX_DEPTH",
@@ -35,7 +45,10 @@ __all__ = [
     "PredictorInvalid",
     "count_nodes",
     "evaluate_predictor",
+    "evaluate_unchecked",
+    "fold_tree",
     "parse_predictor_json",
+    "path_text",
     "tree_depth",
     "validate_predictor",
 ]
@@ -50,19 +63,9 @@ MAX_DEPTH = 64
 #: upload from costing a full parse (about a second per 10 MB).
 MAX_JSON_CHARS = 4 * 1024 * 1024
 
-_NARY = ("add", "mul", "min", "max")
-_BINARY = ("sub", "div", "pow", "atan2")
-_UNARY = (
-    "neg", "abs", "sqrt", "cbrt", "exp", "log", "log10", "sin", "cos", "tan",
-    "asin", "acos", "atan", "sinh", "cosh", "tanh", "step", "sign", "round",
-)  # fmt: skip
-
-#: op -> (minimum arity, maximum arity or None for unbounded).
-OPS: dict[str, tuple[int, int | None]] = {
-    **{op: (2, None) for op in _NARY},
-    **{op: (2, 2) for op in _BINARY},
-    **{op: (1, 1) for op in _UNARY},
-}
+#: op -> (minimum arity, maximum arity or None for unbounded); the rows of
+#: the language are ``scigame.compiler.predictor_ops.OP_TABLE``.
+OPS: dict[str, tuple[int, int | None]] = ARITY
 
 # Longest piece of player-supplied text quoted back in a reason: reasons are
 # shown to players and stored, so a megabyte-long key must not end up in one.
@@ -160,22 +163,31 @@ def parse_predictor_json(text: str | bytes) -> object:
 
 
 # --------------------------------------------------------------------------
-# Validation
+# Walking a tree: one shape check for the validator, the evaluator and sympy
 # --------------------------------------------------------------------------
 
+#: A JSON path, built lazily: the root's name, or (parent path, argument index).
+Path = Union[str, tuple]
 
-def _child_path(path: str, index: int) -> str:
-    return f"{path}.args[{index}]"
+
+def path_text(path: Path) -> str:
+    """``F.args[1].args[0]`` for the path (("F", 1), 0)."""
+    indices: list[int] = []
+    while isinstance(path, tuple):
+        path, index = path
+        indices.append(index)
+    return path + "".join(f".args[{i}]" for i in reversed(indices))
 
 
-def _check_leaf_number(node: object, path: str) -> float:
+def _check_leaf_number(node: object, path: Path) -> None:
     try:
         value = float(node)  # type: ignore[arg-type]
     except OverflowError:
-        raise PredictorInvalid(f"number at {path} is too large to be finite", path) from None
+        where = path_text(path)
+        raise PredictorInvalid(f"number at {where} is too large to be finite", where) from None
     if not math.isfinite(value):
-        raise PredictorInvalid(f"non-finite number {node!r} at {path}", path)
-    return value
+        where = path_text(path)
+        raise PredictorInvalid(f"non-finite number {node!r} at {where}", where)
 
 
 def _describe(node: object) -> str:
@@ -189,6 +201,172 @@ def _describe(node: object) -> str:
     if isinstance(node, (list, tuple)):
         return "array"
     return type(node).__name__
+
+
+def _var_name(node: dict, path: Path) -> str:
+    """The name of a variable node, checked for shape (not against the inputs)."""
+    if len(node) != 1:
+        where = path_text(path)
+        raise PredictorInvalid(f'a variable node must have only the key "var" at {where}', where)
+    name = node["var"]
+    if not isinstance(name, str):
+        where = path_text(path)
+        raise PredictorInvalid(
+            f"variable name at {where} must be a string, not {_describe(name)}", where
+        )
+    return name
+
+
+def _op_node(node: object, path: Path) -> tuple[Op, list]:
+    """The row and the arguments of an operation node, checked for shape."""
+    if not isinstance(node, dict):
+        where = path_text(path)
+        raise PredictorInvalid(
+            f"{_describe(node)} at {where} is not a tree "
+            '(expected a number, {"var": ...} or {"op": ..., "args": [...]})',
+            where,
+        )
+    if "op" not in node or "args" not in node or len(node) != 2:
+        where = path_text(path)
+        keys = ", ".join(sorted(_quote(k) for k in node)) or "none"
+        raise PredictorInvalid(
+            f'an operation node must have exactly the keys "op" and "args" at {where} '
+            f"(keys: {keys})",
+            where,
+        )
+    op, args = node["op"], node["args"]
+    if not isinstance(op, str):
+        where = path_text(path)
+        raise PredictorInvalid(f"op at {where} must be a string, not {_describe(op)}", where)
+    row = OP_TABLE.get(op)
+    if row is None:
+        where = path_text(path)
+        raise PredictorInvalid(f"unknown op {_quote(op)} at {where}", where)
+    if not isinstance(args, list):
+        where = path_text(path)
+        raise PredictorInvalid(
+            f"args of {op} at {where} must be an array, not {_describe(args)}", where
+        )
+    lo, hi = row.min_args, row.max_args
+    if len(args) < lo or (hi is not None and len(args) > hi):
+        where = path_text(path)
+        want = f"at least {lo}" if hi is None else str(lo)
+        raise PredictorInvalid(
+            f"{op} takes {want} argument{'s' if lo > 1 or hi is None else ''}, "
+            f"got {len(args)} at {where}",
+            where,
+        )
+    return row, args
+
+
+class _Budget:
+    """The node and depth limits, counted over all outputs of one predictor."""
+
+    def __init__(self) -> None:
+        self.nodes = 0
+
+    def _too_many(self, path: Path) -> PredictorInvalid:
+        return PredictorInvalid(
+            f"the predictor has more than {MAX_NODES} nodes over all outputs "
+            f"(limit reached at {path_text(path)})"
+        )
+
+    def visit(self, path: Path, depth: int) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise self._too_many(path)
+        if depth > MAX_DEPTH:
+            where = path_text(path)
+            raise PredictorInvalid(
+                f"tree too deep: {where} is at depth {depth}, the maximum is {MAX_DEPTH}", where
+            )
+
+    def reserve(self, unvisited: int, path: Path) -> None:
+        """Refuse a huge args list before millions of entries are pushed:
+        every unvisited node will be counted."""
+        if self.nodes + unvisited > MAX_NODES:
+            raise self._too_many(path)
+
+
+def fold_tree(
+    tree: object,
+    root: str,
+    number: Callable[[float], Any],
+    var: Callable[[str, Path], Any],
+    apply: Callable[[Op, list, Path], Any],
+    budget: _Budget | None = None,
+) -> Any:
+    """Fold a tree bottom-up with an explicit stack, checking each node's shape.
+
+    ``number`` maps a (finite) number leaf, ``var(name, path)`` a variable,
+    ``apply(op, args, path)`` combines an op's folded arguments; ``root`` is
+    the JSON path of the tree. Children are visited left to right, so the
+    first problem in reading order is the one raised (``PredictorInvalid``
+    with its path). With a ``budget``, the node and depth limits apply too.
+    """
+    values: list = []
+    # Entries: (node, path, depth, row). An op is pushed twice: first with
+    # row None to check it and push its children, then with its row to
+    # combine their values.
+    stack: list[tuple[Any, Path, int, Op | None]] = [(tree, root, 0, None)]
+    unvisited = 1
+    while stack:
+        node, path, depth, row = stack.pop()
+        if row is not None:
+            n = len(node["args"])
+            args = values[-n:]
+            del values[-n:]
+            values.append(apply(row, args, path))
+            continue
+        unvisited -= 1
+        if budget is not None:
+            budget.visit(path, depth)
+        if isinstance(node, (int, float)) and not isinstance(node, bool):
+            _check_leaf_number(node, path)
+            values.append(number(node))
+        elif isinstance(node, dict) and "var" in node:
+            values.append(var(_var_name(node, path), path))
+        else:
+            row, args = _op_node(node, path)
+            if budget is not None:
+                budget.reserve(unvisited + len(args), path)
+            stack.append((node, path, depth, row))
+            for i in range(len(args) - 1, -1, -1):
+                stack.append((args[i], (path, i), depth + 1, None))
+            unvisited += len(args)
+    (value,) = values
+    return value
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+
+
+def _check_outputs(data: object, outputs: list[str]) -> dict:
+    """``data`` as an object with exactly the keys ``outputs``."""
+    if not isinstance(data, dict):
+        raise PredictorInvalid(
+            f"a predictor must be a JSON object mapping outputs to trees, not {_describe(data)}"
+        )
+    wanted = set(outputs)
+    for name in outputs:
+        if name not in data:
+            raise PredictorInvalid(f"missing output {_quote(name)}", str(name))
+    extra = [key for key in data if key not in wanted]
+    if extra:
+        # Sorted by repr so the reported key does not depend on dict order
+        # and never compares keys of different types.
+        key = min(extra, key=repr)
+        expected = ", ".join(outputs)
+        raise PredictorInvalid(
+            f"unexpected output {_quote(key)} (the outputs are: {expected})", str(key)
+        )
+    return data
+
+
+def _copy_op(row: Op, args: list, path: Path) -> dict:
+    return {"op": row.name, "args": args}
 
 
 def validate_predictor(
@@ -206,115 +384,24 @@ def validate_predictor(
     The walk uses an explicit stack and stops at the first problem, so its
     cost is bounded by the limits, not by the size of ``data``.
     """
-    if not isinstance(data, dict):
-        raise PredictorInvalid(
-            f"a predictor must be a JSON object mapping outputs to trees, not {_describe(data)}"
-        )
     output_names = list(outputs)
-    wanted = set(output_names)
-    for name in output_names:
-        if name not in data:
-            raise PredictorInvalid(f"missing output {_quote(name)}", str(name))
-    extra = [key for key in data if key not in wanted]
-    if extra:
-        # Sorted by repr so the reported key does not depend on dict order
-        # and never compares keys of different types.
-        key = min(extra, key=repr)
-        expected = ", ".join(output_names)
-        raise PredictorInvalid(
-            f"unexpected output {_quote(key)} (the outputs are: {expected})", str(key)
-        )
-
+    data = _check_outputs(data, output_names)
     known_vars = frozenset(inputs)
-    result: dict[str, object] = {}
-    nodes = 0
-    for name in output_names:
-        # Each stack entry: (node, path, depth, parent args list, index).
-        # Children fill their slot in the parent's copied args list, which
-        # builds the float-cast copy without recursion.
-        holder: list[object] = [None]
-        stack: list[tuple[object, str, int, list[object], int]] = [
-            (data[name], str(name), 0, holder, 0)
-        ]
-        while stack:
-            node, path, depth, parent, index = stack.pop()
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise PredictorInvalid(
-                    f"the predictor has more than {MAX_NODES} nodes over all outputs "
-                    f"(limit reached at {path})"
-                )
-            if depth > MAX_DEPTH:
-                raise PredictorInvalid(
-                    f"tree too deep: {path} is at depth {depth}, the maximum is {MAX_DEPTH}",
-                    path,
-                )
-            if isinstance(node, (int, float)) and not isinstance(node, bool):
-                parent[index] = _check_leaf_number(node, path)
-                continue
-            if not isinstance(node, dict):
-                raise PredictorInvalid(
-                    f"{_describe(node)} at {path} is not a tree "
-                    '(expected a number, {"var": ...} or {"op": ..., "args": [...]})',
-                    path,
-                )
-            if "var" in node:
-                if len(node) != 1:
-                    raise PredictorInvalid(
-                        f'a variable node must have only the key "var" at {path}', path
-                    )
-                var = node["var"]
-                if not isinstance(var, str):
-                    raise PredictorInvalid(
-                        f"variable name at {path} must be a string, not {_describe(var)}", path
-                    )
-                if var not in known_vars:
-                    names = ", ".join(inputs)
-                    raise PredictorInvalid(
-                        f"unknown variable {_quote(var)} at {path} (the inputs are: {names})",
-                        path,
-                    )
-                parent[index] = {"var": var}
-                continue
-            if "op" not in node or "args" not in node or len(node) != 2:
-                keys = ", ".join(sorted(_quote(k) for k in node)) or "none"
-                raise PredictorInvalid(
-                    f'an operation node must have exactly the keys "op" and "args" at {path} '
-                    f"(keys: {keys})",
-                    path,
-                )
-            op, args = node["op"], node["args"]
-            if not isinstance(op, str):
-                raise PredictorInvalid(f"op at {path} must be a string, not {_describe(op)}", path)
-            if op not in OPS:
-                raise PredictorInvalid(f"unknown op {_quote(op)} at {path}", path)
-            if not isinstance(args, list):
-                raise PredictorInvalid(
-                    f"args of {op} at {path} must be an array, not {_describe(args)}", path
-                )
-            lo, hi = OPS[op]
-            if len(args) < lo or (hi is not None and len(args) > hi):
-                want = f"at least {lo}" if hi is None else str(lo)
-                raise PredictorInvalid(
-                    f"{op} takes {want} argument{'s' if lo > 1 or hi is None else ''}, "
-                    f"got {len(args)} at {path}",
-                    path,
-                )
-            # Everything on the stack will be counted, so a huge args list is
-            # refused here before millions of entries are pushed.
-            if nodes + len(stack) + len(args) > MAX_NODES:
-                raise PredictorInvalid(
-                    f"the predictor has more than {MAX_NODES} nodes over all outputs "
-                    f"(limit reached at {path})"
-                )
-            copied: list[object] = [None] * len(args)
-            parent[index] = {"op": op, "args": copied}
-            # Pushed in reverse so children are visited (and errors found)
-            # left to right.
-            for i in range(len(args) - 1, -1, -1):
-                stack.append((args[i], _child_path(path, i), depth + 1, copied, i))
-        result[name] = holder[0]
-    return result
+
+    def var(name: str, path: Path) -> dict:
+        if name not in known_vars:
+            where = path_text(path)
+            names = ", ".join(inputs)
+            raise PredictorInvalid(
+                f"unknown variable {_quote(name)} at {where} (the inputs are: {names})", where
+            )
+        return {"var": name}
+
+    budget = _Budget()
+    return {
+        name: fold_tree(data[name], str(name), float, var, _copy_op, budget)
+        for name in output_names
+    }
 
 
 def count_nodes(tree: object) -> int:
@@ -342,56 +429,8 @@ def tree_depth(tree: object) -> int:
 
 
 # --------------------------------------------------------------------------
-# Evaluation
+# Evaluation: the one numpy evaluator
 # --------------------------------------------------------------------------
-
-# Domain rules of the unary ops: op -> (bad-argument mask, what went wrong).
-_UNARY_DOMAIN: dict[str, tuple[Callable[[np.ndarray], np.ndarray], str]] = {
-    "sqrt": (lambda x: x < 0, "sqrt of a negative number"),
-    "log": (lambda x: x <= 0, "log of a non-positive number"),
-    "log10": (lambda x: x <= 0, "log10 of a non-positive number"),
-    "asin": (lambda x: np.abs(x) > 1, "asin of a number outside [-1, 1]"),
-    "acos": (lambda x: np.abs(x) > 1, "acos of a number outside [-1, 1]"),
-}
-
-
-def _step(x):
-    return np.where(x > 0, 1.0, 0.0) if np.ndim(x) else np.float64(x > 0)
-
-
-_UNARY_FUNCS: dict[str, Callable] = {
-    "neg": np.negative,
-    "abs": np.abs,
-    "sqrt": np.sqrt,
-    "cbrt": np.cbrt,  # the real cube root: cbrt(-27) = -3
-    "exp": np.exp,
-    "log": np.log,
-    "log10": np.log10,
-    "sin": np.sin,
-    "cos": np.cos,
-    "tan": np.tan,
-    "asin": np.arcsin,
-    "acos": np.arccos,
-    "atan": np.arctan,
-    "sinh": np.sinh,
-    "cosh": np.cosh,
-    "tanh": np.tanh,
-    "step": _step,  # 1 for x > 0, else 0 (also at 0)
-    "sign": np.sign,  # sign(0) = 0
-    "round": np.rint,  # ties to even: round(2.5) = 2
-}
-
-_NARY_FUNCS: dict[str, Callable] = {
-    "add": np.add,
-    "mul": np.multiply,
-    "min": np.minimum,
-    "max": np.maximum,
-}
-
-# Ops that can turn finite arguments into inf or NaN by overflow; every
-# other op maps finite arguments (inside its domain) to finite results, so
-# only these pay for a finiteness pass over the result.
-_MAY_OVERFLOW = frozenset({"add", "mul", "sub", "div", "pow", "exp", "sinh", "cosh"})
 
 
 class _Points:
@@ -410,94 +449,58 @@ class _Points:
         return f"(at {coords})"
 
 
-def _fail(what: str, path: str, points: _Points, mask) -> PredictorInvalid:
-    return PredictorInvalid(f"{what} at {path} {points.describe(mask)}", path)
+def _fail(what: str, path: Path, points: _Points, mask) -> PredictorInvalid:
+    where = path_text(path)
+    return PredictorInvalid(f"{what} at {where} {points.describe(mask)}", where)
 
 
-def _apply(op: str, args: list, path: str, points: _Points):
-    """Apply one op to evaluated arguments, checking its domain first."""
-    if op in _UNARY_FUNCS:
-        (x,) = args
-        rule = _UNARY_DOMAIN.get(op)
-        if rule is not None:
-            bad = rule[0](x)
+def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
+    """Apply one op to evaluated arguments, refusing any point outside its
+    domain (``Op.domain``) and any overflow (ops with ``Op.overflows``)."""
+
+    def apply(row: Op, args: list, path: Path):
+        for rule in row.domain:
+            bad = rule.bad(*args)
             if np.any(bad):
-                raise _fail(rule[1], path, points, bad)
-        value = _UNARY_FUNCS[op](x)
-    elif op in _NARY_FUNCS:
-        fn = _NARY_FUNCS[op]
-        value = fn(args[0], args[1])
-        for x in args[2:]:
-            # The accumulator is a fresh temporary, so it can be reused.
-            if isinstance(value, np.ndarray) and value.ndim:
-                fn(value, x, out=value)
-            else:
-                value = fn(value, x)
-    elif op == "sub":
-        value = np.subtract(args[0], args[1])
-    elif op == "div":
-        y, x = args
-        bad = x == 0
-        if np.any(bad):
-            raise _fail("division by zero", path, points, bad)
-        value = np.divide(y, x)
-    elif op == "pow":
-        base, exponent = args
-        bad = (base == 0) & (exponent < 0)
-        if np.any(bad):
-            raise _fail("division by zero (zero to a negative power)", path, points, bad)
-        negative = base < 0
-        if np.any(negative):
-            bad = negative & (exponent != np.floor(exponent))
+                raise _fail(rule.reason, path, points, bad)
+        value = row.numpy(*args)
+        if row.overflows:
+            bad = ~np.isfinite(value)
             if np.any(bad):
-                raise _fail(
-                    "negative base with a non-integer exponent (complex result)",
-                    path, points, bad,
-                )  # fmt: skip
-        value = np.power(base, exponent)
-    elif op == "atan2":
-        # Adding 0.0 turns -0.0 into +0.0: the reals have one zero, and IEEE
-        # atan2 would otherwise answer -pi for (-0.0, -1) and pi for (0, -0.0).
-        # atan2(0, 0) is 0, as in C, numpy and the compiled simulators.
-        value = np.arctan2(np.add(args[0], 0.0), np.add(args[1], 0.0))
-    else:
-        raise PredictorInvalid(f"unknown op {_quote(op)} at {path}", path)
+                raise _fail(f"{row.name} overflowed to a non-finite value", path, points, bad)
+        return value
 
-    if op in _MAY_OVERFLOW:
-        bad = ~np.isfinite(value)
-        if np.any(bad):
-            raise _fail(f"{op} overflowed to a non-finite value", path, points, bad)
-    return value
+    return apply
 
 
-def _evaluate_tree(tree: object, path: str, env: dict[str, np.ndarray], points: _Points):
-    """Post-order evaluation of one tree with an explicit stack."""
-    values: list = []
-    # Entries: (node, path, expanded). An op is pushed twice: first to push
-    # its children, then (expanded) to combine their values.
-    stack: list[tuple[object, str, bool]] = [(tree, path, False)]
-    while stack:
-        node, node_path, expanded = stack.pop()
-        if isinstance(node, dict) and "op" in node:
-            args = node["args"]
-            if expanded:
-                n = len(args)
-                operands = values[-n:]
-                del values[-n:]
-                values.append(_apply(node["op"], operands, node_path, points))
-            else:
-                stack.append((node, node_path, True))
-                for i in range(len(args) - 1, -1, -1):
-                    stack.append((args[i], _child_path(node_path, i), False))
-        elif isinstance(node, dict):
-            name = node.get("var")
-            if not isinstance(name, str) or name not in env:
-                raise PredictorInvalid(f"unknown variable {_quote(name)} at {node_path}", node_path)
-            values.append(env[name])
-        else:
-            values.append(np.float64(node))
-    (value,) = values
-    return value
+def _unchecked(row: Op, args: list, path: Path):
+    return row.numpy(*args)
+
+
+def _lookup(env: dict[str, np.ndarray]) -> Callable[[str, Path], np.ndarray]:
+    def var(name: str, path: Path) -> np.ndarray:
+        if name not in env:
+            where = path_text(path)
+            raise PredictorInvalid(f"unknown variable {_quote(name)} at {where}", where)
+        return env[name]
+
+    return var
+
+
+def evaluate_unchecked(tree: object, values: dict[str, np.ndarray]) -> np.ndarray:
+    """Evaluate one tree with numpy where it may leave its domain.
+
+    The same meaning as ``evaluate_predictor``, without the domain and
+    overflow checks: a point outside an op's domain gives NaN or ±inf, and
+    callers decide. ``values`` may hold arrays of shapes that broadcast; the
+    result (read-only) has their common shape. The tree need not be
+    validated: a malformed one raises ``PredictorInvalid`` (root path ``$``).
+    """
+    env = {name: np.asarray(v, dtype=float) for name, v in values.items()}
+    with np.errstate(all="ignore"):
+        result = fold_tree(tree, "$", np.float64, _lookup(env), _unchecked)
+    shape = np.broadcast_shapes(*(np.shape(v) for v in env.values())) if env else ()
+    return np.broadcast_to(np.asarray(result, dtype=float), shape)
 
 
 def evaluate_predictor(
@@ -530,12 +533,13 @@ def evaluate_predictor(
     size = int(np.prod(shape))
     points = _Points(env, size)
 
+    var, apply = _lookup(env), _checked(points)
     results: dict[str, np.ndarray] = {}
     # Every domain problem is caught by an explicit check above, so numpy's
     # own warnings would only repeat them (underflow to 0 is acceptable).
     with np.errstate(all="ignore"):
         for name, tree in predictor.items():
-            value = _evaluate_tree(tree, str(name), env, points)
+            value = fold_tree(tree, str(name), np.float64, var, apply)
             if np.ndim(value) == 0:
                 # A subtree without variables stays a scalar while evaluated
                 # (constants cost nothing) and is broadcast only here.

@@ -36,13 +36,13 @@ from __future__ import annotations
 import math
 import multiprocessing
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import sympy
 
 from .identities import LAST_RESORT, exp_form_ratio, prove_zero
+from .predictor import Path, PredictorInvalid, evaluate_unchecked, fold_tree, path_text
 from .residue import (law_constants, literal_number, noise_verdict, residue_verdict,
                       show_residue, value_of as _value, worst_residue)
 
@@ -82,156 +82,21 @@ class TreeError(ValueError):
 
 
 # ---------------------------------------------------------------------------
-# Trees
+# Trees: the predictor language's numpy and sympy meanings
 # ---------------------------------------------------------------------------
-
-# op -> (min args, max args); None means unbounded.
-ARITY: dict[str, tuple[int, int | None]] = {
-    **{op: (2, None) for op in ("add", "mul", "min", "max")},
-    **{op: (2, 2) for op in ("sub", "div", "pow", "atan2")},
-    **{
-        op: (1, 1)
-        for op in (
-            "neg", "abs", "sqrt", "cbrt", "exp", "log", "log10", "sin", "cos",
-            "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "step",
-            "sign", "round",
-        )
-    },
-}
-
-
-def _fold_tree(tree: Any, number: Callable[[float], Any], var: Callable[[str], Any],
-               apply: Callable[[str, list], Any]) -> Any:
-    """Fold a tree bottom-up without recursion.
-
-    `number` and `var` map leaves, `apply(op, args)` combines evaluated
-    children. Raises TreeError on anything that is not a well-formed tree.
-    """
-    # Post-order with an explicit stack: (node, children already pushed?).
-    stack: list[tuple[Any, bool]] = [(tree, False)]
-    values: list[Any] = []
-    while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            n = len(node["args"])
-            args = values[len(values) - n:]
-            del values[len(values) - n:]
-            values.append(apply(node["op"], args))
-            continue
-        if isinstance(node, bool):
-            raise TreeError("a boolean is not a number")
-        if isinstance(node, (int, float)):
-            if not math.isfinite(node):
-                raise TreeError(f"number {node!r} is not finite")
-            values.append(number(node))
-        elif isinstance(node, dict) and set(node) == {"var"}:
-            if not isinstance(node["var"], str):
-                raise TreeError(f"variable name {node['var']!r} is not a string")
-            values.append(var(node["var"]))
-        elif isinstance(node, dict) and set(node) == {"op", "args"}:
-            op, args = node["op"], node["args"]
-            if op not in ARITY:
-                raise TreeError(f"unknown op {op!r}")
-            if not isinstance(args, list):
-                raise TreeError(f"args of {op!r} is not a list")
-            lo, hi = ARITY[op]
-            if len(args) < lo or (hi is not None and len(args) > hi):
-                raise TreeError(f"{op!r} takes {lo if lo == hi else f'{lo} or more'} "
-                                f"args, got {len(args)}")
-            stack.append((node, True))
-            # Reversed so the first argument is evaluated (and stacked) first.
-            stack.extend((a, False) for a in reversed(args))
-        else:
-            raise TreeError(f"not a tree node: {str(node)[:60]}")
-    return values[0]
-
-
-# -- numpy semantics ---------------------------------------------------------
-
-def _np_step(x):
-    return np.where(x > 0, 1.0, 0.0)
-
-
-_NUMPY_OPS: dict[str, Callable] = {
-    "add": lambda *a: sum(a[1:], a[0]),
-    "mul": lambda *a: math.prod(a[1:], start=a[0]),
-    "min": lambda *a: np.minimum.reduce(np.broadcast_arrays(*a)),
-    "max": lambda *a: np.maximum.reduce(np.broadcast_arrays(*a)),
-    "sub": np.subtract, "div": np.divide, "pow": np.power, "atan2": np.arctan2,
-    "neg": np.negative, "abs": np.abs, "sqrt": np.sqrt, "cbrt": np.cbrt,
-    "exp": np.exp, "log": np.log, "log10": np.log10, "sin": np.sin,
-    "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
-    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh,
-    "step": _np_step, "sign": np.sign, "round": np.round,  # np.round: half to even
-}
 
 
 def evaluate_tree(tree: Any, values: dict[str, np.ndarray]) -> np.ndarray:
     """Evaluate a tree with numpy on arrays of input values (float64).
 
     Invalid operations give NaN or ±inf rather than raising; callers decide.
+    Raises TreeError for a malformed tree or an unknown variable.
     """
-    def var(name: str) -> np.ndarray:
-        if name not in values:
-            raise TreeError(f"unknown variable {name!r}")
-        return np.asarray(values[name], dtype=float)
+    try:
+        return evaluate_unchecked(tree, values)
+    except PredictorInvalid as exc:
+        raise TreeError(exc.reason) from None
 
-    with np.errstate(all="ignore"):
-        result = _fold_tree(tree, lambda v: np.float64(v), var,
-                            lambda op, args: _NUMPY_OPS[op](*args))
-    shape = np.broadcast_shapes(*(np.shape(v) for v in values.values())) if values else ()
-    return np.broadcast_to(np.asarray(result, dtype=float), shape)
-
-
-# -- sympy semantics ---------------------------------------------------------
-
-class RoundHalfEven(sympy.Function):
-    """`round`: nearest integer, ties to even (Python's and numpy's rule)."""
-
-    nargs = 1
-
-    @classmethod
-    def eval(cls, x):
-        if x.is_integer:
-            return x
-        if x.is_Rational:
-            return sympy.Integer(round(Fraction(int(x.p), int(x.q))))
-        if x.is_Float:
-            return sympy.Integer(round(float(x)))
-        return None
-
-    def _eval_evalf(self, prec):
-        value = self.args[0].evalf(prec)
-        if value.is_Number:
-            return sympy.Float(round(sympy.Rational(value)), prec)
-        return None
-
-    def _eval_is_integer(self):
-        return self.args[0].is_real
-
-    def _sympystr(self, printer):
-        return f"round({printer._print(self.args[0])})"
-
-
-def _real_cbrt(x: sympy.Expr) -> sympy.Expr:
-    """The real cube root (sympy's `cbrt` is the principal, complex, one)."""
-    if x.is_nonnegative:
-        return sympy.root(x, 3)
-    return sympy.sign(x) * sympy.root(sympy.Abs(x), 3)
-
-
-_SYMPY_OPS: dict[str, Callable] = {
-    "add": sympy.Add, "mul": sympy.Mul, "min": sympy.Min, "max": sympy.Max,
-    "sub": lambda a, b: a - b, "div": lambda a, b: a / b,
-    "pow": lambda a, b: a ** b, "atan2": sympy.atan2,
-    "neg": lambda a: -a, "abs": sympy.Abs, "sqrt": sympy.sqrt, "cbrt": _real_cbrt,
-    "exp": sympy.exp, "log": sympy.log, "log10": lambda a: sympy.log(a, 10),
-    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin,
-    "acos": sympy.acos, "atan": sympy.atan, "sinh": sympy.sinh,
-    "cosh": sympy.cosh, "tanh": sympy.tanh,
-    "step": lambda a: sympy.Heaviside(a, 0), "sign": sympy.sign,
-    "round": RoundHalfEven,
-}
 
 def tree_to_sympy(tree: Any, symbols: dict[str, sympy.Symbol], *,
                   exact: bool = False,
@@ -250,12 +115,15 @@ def tree_to_sympy(tree: Any, symbols: dict[str, sympy.Symbol], *,
             return literal_number(float(v), constants)
         return sympy.Integer(v) if isinstance(v, int) else sympy.Float(v)
 
-    def var(name: str) -> sympy.Symbol:
+    def var(name: str, path: Path) -> sympy.Symbol:
         if name not in symbols:
-            raise TreeError(f"unknown variable {name!r}")
+            raise TreeError(f"unknown variable {name!r} at {path_text(path)}")
         return symbols[name]
 
-    return _fold_tree(tree, number, var, lambda op, args: _SYMPY_OPS[op](*args))
+    try:
+        return fold_tree(tree, "$", number, var, lambda op, args, path: op.sympy(sympy, *args))
+    except PredictorInvalid as exc:
+        raise TreeError(exc.reason) from None
 
 
 def symbols_for(variables: Sequence[Variable]) -> dict[str, sympy.Symbol]:
@@ -531,7 +399,16 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
             return True, ("is the law as a ratio of polynomials, constants "
                           f"within {tol_text}")
         return residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
+    return _beyond_expansion(cand, law, diff, exact_candidate, symbols, rel_tol, points)
 
+
+def _beyond_expansion(cand: sympy.Expr, law: sympy.Expr, diff: sympy.Expr,
+                      exact_candidate: bool, symbols: dict[str, sympy.Symbol],
+                      rel_tol: float, points: dict[str, np.ndarray]
+                      ) -> tuple[bool | None, str]:
+    """The verdict on an expanded difference that is not 0 and not between
+    rational functions: cheap tactics first, then sympy's simplify."""
+    tol_text = f"{rel_tol:.3g}"
     if exact_candidate:
         # The candidate has every number of the law and no other (save
         # exponents that are simple fractions): no constant can be rounded,
@@ -553,7 +430,14 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     noise = noise_verdict(diff, cand, law, symbols, points)
     if noise is not None:
         return noise
+    return _simplified(cand, law, diff, symbols, rel_tol, points)
 
+
+def _simplified(cand: sympy.Expr, law: sympy.Expr, diff: sympy.Expr,
+                symbols: dict[str, sympy.Symbol], rel_tol: float,
+                points: dict[str, np.ndarray]) -> tuple[bool | None, str]:
+    """The last stage: sympy's simplify, cases, the last-resort tactics."""
+    tol_text = f"{rel_tol:.3g}"
     diff = sympy.simplify(diff)
     if diff == 0:
         return True, "is the law: sympy simplifies candidate - law to 0"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..compiler.predictor_schema import PREDICTOR_OPS
+from ..compiler.predictor_ops import OP_TABLE, arity_text
 
 STATE_OPEN = "<scigame-state>"
 STATE_CLOSE = "</scigame-state>"
@@ -19,10 +19,11 @@ TRANSCRIPT_CLOSE = "</scigame-transcript>"
 
 
 def _ops_text() -> str:
-    groups: dict[str, list[str]] = {"2 or more": [], "exactly 2": [], "exactly 1": []}
-    for op, (lo, hi) in sorted(PREDICTOR_OPS.items()):
-        groups["2 or more" if hi is None else "exactly 2" if lo == 2 else "exactly 1"].append(op)
-    return "; ".join(f"{k} arguments: {', '.join(v)}" for k, v in groups.items())
+    """The ops grouped by arity, most arguments first, each group sorted."""
+    groups: dict[str, list[str]] = {}
+    for op in sorted(OP_TABLE.values(), key=lambda op: (-op.min_args, op.max_args is not None)):
+        groups.setdefault(arity_text(op), []).append(op.name)
+    return "; ".join(f"{k} arguments: {', '.join(sorted(v))}" for k, v in groups.items())
 
 
 PLAYER_SYSTEM = f"""You are the scientist in a discovery game. A hidden law turns the inputs of an \
