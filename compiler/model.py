@@ -13,6 +13,7 @@ from typing import Mapping, Optional, Union
 
 import numpy as np
 
+from .functions import FUNCTIONS
 from .source import Span
 from .units import Dim, Unit
 
@@ -85,18 +86,6 @@ def refs(expr: TExpr, role: str | None = None) -> set[str]:
 # ---- numeric semantics (shared by the checker's constant folding and the
 # reference evaluator) -----------------------------------------------------------
 
-def _step(x):
-    return np.where(x > 0, 1.0, 0.0)
-
-
-UNARY_FUNCTIONS = {
-    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
-    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "exp": np.exp,
-    "log": np.log, "log10": np.log10, "sqrt": np.sqrt, "cbrt": np.cbrt, "abs": np.abs,
-    "step": _step, "sign": np.sign,
-}
-
-
 def evaluate(expr: TExpr, values: Mapping[str, object]):
     """Evaluate in SI with numpy; `values` maps input, param and let names to
     numbers or arrays. Domain errors give NaN/inf (the caller decides)."""
@@ -118,22 +107,7 @@ def evaluate(expr: TExpr, values: Mapping[str, object]):
             return np.divide(a, b)
         return np.power(np.asarray(a, dtype=float), b)
     args = [evaluate(a, values) for a in expr.args]
-    if expr.fn in UNARY_FUNCTIONS:
-        return UNARY_FUNCTIONS[expr.fn](np.asarray(args[0], dtype=float))
-    if expr.fn == "atan2":
-        return np.arctan2(args[0], args[1])
-    if expr.fn == "min":
-        return _fold(np.minimum, args)
-    if expr.fn == "max":
-        return _fold(np.maximum, args)
-    raise KeyError(expr.fn)
-
-
-def _fold(fn, args):
-    out = args[0]
-    for a in args[1:]:
-        out = fn(out, a)
-    return out
+    return FUNCTIONS[expr.fn].numpy(*args)
 
 
 # ---- the card -------------------------------------------------------------------

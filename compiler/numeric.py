@@ -15,6 +15,7 @@ from .diagnostics import Reporter
 from .model import CheckedCard
 from .limits import MAX_DEPTH, tree_depth
 from .trees import FoldError, expr_tree, law_tree
+from .semantics import scaled_errors
 from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_design, from_unit, holds
 
 #: Random probe points per card, on top of the evaluation set and the corners.
@@ -180,4 +181,4 @@ def _noise_check(card: CheckedCard, report: Reporter) -> None:
 def _max_error(card: CheckedCard, truth, guess):
     for out in card.outputs:
         g, h = truth[out.name], guess[out.name]
-        yield float(np.max(np.abs(h - g) / (out.tol_abs + out.tol_rel * np.abs(g))))
+        yield float(np.max(scaled_errors(h, g, out.tol_abs, out.tol_rel)))
