@@ -23,7 +23,7 @@ from .counterfactual import counterfactual_environment
 from .counterfactual_checks import CounterfactualChecks
 from .diagnostics import Reporter
 from .functions import FUNCTIONS
-from .model import CheckedCard, ConstraintModel, TExpr, refs
+from .model import CheckedCard, ConstraintModel, TExpr, law_uses
 from .printer import format_expr
 from .source import SourceText, Span
 from .syntax import keywords
@@ -387,17 +387,7 @@ class _Checker(CounterfactualChecks):
         for typed in (orig_typed, cf_typed):
             if typed is None:
                 continue
-            lets, laws = typed.lets, typed.laws
-            frontier = set()
-            for law in laws.values():
-                frontier |= refs(law)
-            while frontier:
-                n = frontier.pop()
-                if n in used:
-                    continue
-                used.add(n)
-                if n in lets:
-                    frontier |= refs(lets[n])
+            used |= law_uses(typed.laws.values(), typed.lets)
         for c in self.constraints:
             used |= names(c.left) | names(c.right)
         if self.report.has_errors:

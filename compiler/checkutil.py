@@ -8,6 +8,7 @@ import difflib
 from typing import Iterable, Mapping, Optional
 
 from . import ast as A
+from .model import transitive
 
 
 def suggest(name: str, options: Iterable[str]) -> list[str]:
@@ -44,15 +45,7 @@ def names(e: A.Expr) -> set[str]:
 
 def closure(start: set[str], lets: Mapping[str, A.Let]) -> set[str]:
     """The names given and every name the lets among them use, transitively."""
-    frontier, seen = set(start), set()
-    while frontier:
-        n = frontier.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        if n in lets:
-            frontier |= names(lets[n].expr)
-    return seen
+    return transitive(start, lambda n: names(lets[n].expr) if n in lets else ())
 
 
 def reachable(lets: Mapping[str, A.Let], laws: Mapping[str, A.Law]) -> set[str]:

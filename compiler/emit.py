@@ -24,7 +24,7 @@ import math
 import re
 
 from .functions import FUNCTIONS, RUNTIME_MODULE, RUNTIME_NAMES
-from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, refs
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses
 from .source import Span
 
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
@@ -129,15 +129,7 @@ class _Kernel:
         for i, s in enumerate(card.inputs):
             factor = s.unit.si_factor
             w.writeline(f"a{i} = x{i}[i]" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
-        needed = set()
-        frontier = set().union(*(refs(law) for law in self.env.laws.values())) if self.env.laws else set()
-        lets = dict(self.env.lets)
-        while frontier:
-            n = frontier.pop()
-            if n in needed or n not in lets:
-                continue
-            needed.add(n)
-            frontier |= refs(lets[n])
+        needed = law_uses(self.env.laws.values(), dict(self.env.lets))
         for k, (name, expr) in enumerate(self.env.lets):
             if name not in needed:
                 continue

@@ -9,7 +9,7 @@ against it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Union
+from typing import Callable, Iterable, Mapping, Optional, Union
 
 import numpy as np
 
@@ -81,6 +81,23 @@ def refs(expr: TExpr, role: str | None = None) -> set[str]:
         elif isinstance(e, TCall):
             stack.extend(e.args)
     return out
+
+
+def transitive(start: Iterable[str], uses: Callable[[str], Iterable[str]]) -> set[str]:
+    """The names given and every name reached from them through `uses`
+    (what a let's definition uses, typed or not)."""
+    frontier, seen = set(start), set()
+    while frontier:
+        n = frontier.pop()
+        if n not in seen:
+            seen.add(n)
+            frontier |= set(uses(n))
+    return seen
+
+
+def law_uses(laws: Iterable[TExpr], lets: Mapping[str, TExpr]) -> set[str]:
+    """Every name the (typed) laws reference, through the lets."""
+    return transitive(set().union(*(refs(law) for law in laws)), lambda n: refs(lets[n]) if n in lets else ())
 
 
 # ---- numeric semantics (shared by the checker's constant folding and the
