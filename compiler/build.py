@@ -26,10 +26,9 @@ from typing import Optional
 
 from typing import TYPE_CHECKING
 
-from .artifact import (FORMAT_VERSION, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
+from .artifact import (FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
-from .functions import RUNTIME_MODULE
 from .limits import recursion_allowance
 from .source import content_hash, declared_card_name
 

@@ -23,7 +23,8 @@ from __future__ import annotations
 import math
 import re
 
-from .functions import FUNCTIONS, RUNTIME_MODULE, RUNTIME_NAMES
+from .artifact import RUNTIME_MODULE
+from .functions import FUNCTIONS, RUNTIME_NAMES
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses
 from .source import Span
 

@@ -114,8 +114,6 @@ _TABLE = (
 #: name -> the function, in the order the language's documentation lists them.
 FUNCTIONS: dict[str, CardFunction] = {f.name: f for f in _TABLE}
 
-#: The module generated simulators import their runtime names from.
-RUNTIME_MODULE = "scigame.simrt"
 #: What a generated simulator imports from the runtime: the kernel decorator
 #: and loop, then every module or function the kernels' calls name.
 RUNTIME_NAMES: tuple[str, ...] = ("njit", "prange") + tuple(dict.fromkeys(

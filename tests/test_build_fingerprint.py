@@ -92,3 +92,21 @@ def test_a_failing_kernel_points_at_the_card_line(tmp_path):
     generated = int(notes[-1].split(" line ")[1].split()[0])
     text = (result.folder / "simulator.py").read_text().splitlines()[generated - 1]
     assert "math.log(" in text and text.endswith(f"# sci:{line}:{column}")
+
+
+_UNCHANGED = r'''
+import json, sys
+from scigame.compiler.build import compile_path
+result = compile_path(sys.argv[1], sys.argv[2])
+print(json.dumps({"status": result.status, **{m: m in sys.modules for m in ("numpy", "lark", "pint", "numba")}}))
+'''
+
+
+def test_the_fingerprint_of_an_unchanged_card_imports_no_numeric_stack(tmp_path):
+    card = tmp_path / "gravitation.sci"
+    card.write_text(GRAVITATION.read_text())
+    assert compile_path(card, tmp_path / "out").status == "built"
+    out = subprocess.run([sys.executable, "-c", _UNCHANGED, str(card), str(tmp_path / "out")], check=True,
+                         capture_output=True, text=True, timeout=300).stdout
+    assert json.loads(out) == {"status": "unchanged", "numpy": False, "lark": False, "pint": False,
+                               "numba": False}

@@ -16,7 +16,8 @@ import sympy
 import scigame.simrt as simrt
 from scigame.compiler import check_source
 from scigame.compiler.build import compile_path
-from scigame.compiler.functions import FUNCTIONS, RUNTIME_MODULE, RUNTIME_NAMES
+from scigame.compiler.artifact import RUNTIME_MODULE
+from scigame.compiler.functions import FUNCTIONS, RUNTIME_NAMES
 from scigame.compiler.source import declared_card_name
 from scigame.compiler.syntax import keywords, statement_keywords
 from scigame.card import CompiledCard
