@@ -148,10 +148,24 @@ class Reporter:
                           hints=["dates are written YYYY-MM-DD, e.g. 2025-03-14"])
 
     @_kind("E104", "expression too large")
-    def too_large(self, span: Span, what: str, limit: str, advice: str | None = None):
-        advice = advice or ("simplify the expression; the terms of a sum and the factors of a product "
-                            "count as one level")
-        return self.error("E104", span, what, hints=[limit, advice])
+    def too_large(self, span: Span, reason: str, limit: int, count: int = 0, part: int = 0, what: str = ""):
+        """`reason`: tokens (the card has more than `limit`), depth (`count`
+        levels), operations (`count` in the card, `part` in this expression),
+        or inlined (`what` nests `count` deep once its lets are written out)."""
+        advice = ("simplify the expression; the terms of a sum and the factors of a product "
+                  "count as one level")
+        message, hint = {
+            "tokens": (f"the card is too long: more than {limit} tokens", "at most that many are read"),
+            "depth": (f"this expression nests operations {count} deep",
+                      f"at most {limit} levels of nested operations are allowed"),
+            "operations": (f"the card has {count} operations ({part} in this expression)",
+                           f"at most {limit} operations are allowed in one card"),
+            "inlined": (f"{what} nests operations {count} deep once its `let`s are written out",
+                        f"at most {limit} levels of nested operations are allowed"),
+        }[reason]
+        if reason == "tokens":
+            advice = "a card describes one law: write one file per card"
+        return self.error("E104", span, message, hints=[hint, advice])
 
     @_kind("E103", "invalid number")
     def bad_number(self, span: Span, text: str):
@@ -480,13 +494,18 @@ class Reporter:
 
     # -- E7xx: numeric checks ---------------------------------------------------
     @_kind("E700", "law undefined on the domain")
-    def undefined_law(self, span: Span, output: str, env: str, why: str, example: str, related=()):
+    def undefined_law(self, span: Span, output: str, env: str, infinite: bool, example: str, related=()):
+        why = "infinite" if infinite else "undefined (not a real number)"
         return self.error("E700", span, f"law {output} ({env}) is {why} on the domain, e.g. at {example}",
                           hints=["narrow the input domain or add a constraint that excludes these inputs"],
                           related=related)
 
     @_kind("E701", "counterfactual indistinguishable")
-    def indistinguishable(self, span: Span, label: str, detail: str):
+    def indistinguishable(self, span: Span, label: str, passing: Sequence[tuple[str, str, float]], points: int):
+        """`passing`: (law, environment it passes in, its largest scaled error)."""
+        detail = "; ".join(f"the {law} law passes the weak test in the {played} environment "
+                           f"(largest scaled error {worst:.3g} <= 1)" for law, played, worst in passing)
+        detail += f" over {points} evaluation points"
         return self.error("E701", span,
                           f'counterfactual "{label}" cannot be told apart from the original: {detail}',
                           hints=["make the mutation larger, or tighten the outputs' tolerances"])
@@ -524,7 +543,9 @@ class Reporter:
             hints=["rounding alone may then exceed the tolerance near zero; make the resolution finer"])
 
     @_kind("W320", "noise hides the counterfactual")
-    def noise_hides_counterfactual(self, span: Span, budget: int, detail: str):
+    def noise_hides_counterfactual(self, span: Span, budget: int, separation: float, needed: float):
+        detail = (f"the worlds differ by {separation:.3g} noise standard deviations in all "
+                  f"(at least {needed:g} needed)")
         return self.warning(
             "W320", span,
             f"with this measurement noise, the {budget} Fixed observations cannot tell the two worlds "
@@ -588,7 +609,9 @@ class Reporter:
                    "without the law's symbols"])
 
     @_kind("W403", "unneeded magnitude acknowledgment")
-    def needless_acknowledgment(self, span: Span, detail: str):
+    def needless_acknowledgment(self, span: Span, factor: str, output: str, limit: float):
+        detail = (f"the worlds' outputs differ by a median factor of {factor} at most (`{output}`), "
+                  f"within {limit:g} times either way")
         return self.warning("W403", span, f"`magnitude differs` is not needed: {detail}",
                             hints=["remove it, so that it keeps meaning something where it is used"])
 
