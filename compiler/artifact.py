@@ -12,6 +12,10 @@ from typing import Any, Literal, Optional
 
 from pydantic import BaseModel, ConfigDict
 
+#: The module a generated simulator.py imports its runtime names from
+#: (`functions.RUNTIME_NAMES`); the build fingerprints its source.
+RUNTIME_MODULE = "scigame.simrt"
+
 FORMAT_VERSION = 5  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood;
 #                    5: SI dimension vectors in the public view
 

@@ -107,20 +107,24 @@ Domain = Union[RangeDomain, SetDomain]
 
 
 @dataclass(frozen=True)
-class Input:
+class Named:
+    """A statement that declares or targets a name: the statement's span,
+    the name, and where the name is written."""
+
     span: Span
     name: str
     name_span: Span
+
+
+@dataclass(frozen=True)
+class Input(Named):
     unit: Optional[UnitRef]
     domain: Domain
     description: str = ""
 
 
 @dataclass(frozen=True)
-class Output:
-    span: Span
-    name: str
-    name_span: Span
+class Output(Named):
     unit: Optional[UnitRef]
     resolution: Optional[Literal]
     tol_abs: Literal
@@ -141,28 +145,19 @@ class Noise:
 
 
 @dataclass(frozen=True)
-class Param:
-    span: Span
-    name: str
-    name_span: Span
+class Param(Named):
     value: Literal
     unit: Optional[UnitRef]
     description: str = ""
 
 
 @dataclass(frozen=True)
-class Let:
-    span: Span
-    name: str
-    name_span: Span
+class Let(Named):
     expr: Expr
 
 
 @dataclass(frozen=True)
-class Law:
-    span: Span
-    name: str
-    name_span: Span
+class Law(Named):
     expr: Expr
 
 
@@ -176,41 +171,29 @@ class Constraint:
 
 
 @dataclass(frozen=True)
-class SetMutation:
-    span: Span
-    name: str
-    name_span: Span
+class SetMutation(Named):
     value: Literal
     unit: Optional[UnitRef]
 
 
 @dataclass(frozen=True)
-class ScaleMutation:
-    span: Span
-    name: str
-    name_span: Span
+class ScaleMutation(Named):
     factor: Literal
 
 
 @dataclass(frozen=True)
-class ReferenceValue:
+class ReferenceValue(Named):
     """`INPUT = VALUE [UNIT]` in `rebalance NAME at ...`."""
 
-    span: Span
-    name: str
-    name_span: Span
     value: Literal
     unit: Optional[UnitRef]
 
 
 @dataclass(frozen=True)
-class RebalanceMutation:
+class RebalanceMutation(Named):
     """`rebalance NAME` or `rebalance NAME at INPUT = VALUE [UNIT], ...`;
     `reference` is empty for the plain form."""
 
-    span: Span
-    name: str
-    name_span: Span
     reference: tuple[ReferenceValue, ...] = ()
 
 
@@ -452,6 +435,11 @@ class _Builder:
                 return SetDomain(Span.of(c), tuple(self.literal(s) for s in c.children))
         raise AssertionError("input without a domain")
 
+    @staticmethod
+    def named(span: Span, children) -> tuple:
+        """The fields of a `Named` statement whose first child is the name."""
+        return span, str(children[0]), Span.of(children[0])
+
     def statement(self, tree: Tree) -> Statement:
         kind, ch, span = tree.data, tree.children, Span.of(tree)
         if kind in ("collection", "field"):
@@ -461,23 +449,23 @@ class _Builder:
         if kind in ("published", "preprint"):
             return Meta(span, kind, self.date(ch[0]), Span.of(ch[0]))
         if kind == "input":
-            return Input(span, str(ch[0]), Span.of(ch[0]), self.unit(self.find(ch, "unit")),
+            return Input(*self.named(span, ch), self.unit(self.find(ch, "unit")),
                          self.domain(ch), self.description(ch))
         if kind == "output":
             res = self.find(ch, "resolution")
             tol = self.find(ch, "tolerance")
             abs_lit = self.literal(tol.children[0])
-            return Output(span, str(ch[0]), Span.of(ch[0]), self.unit(self.find(ch, "unit")),
+            return Output(*self.named(span, ch), self.unit(self.find(ch, "unit")),
                           self.literal(res.children[0]) if res else None, abs_lit,
                           self.relative(tol.children[1]), self.description(ch),
                           self.noise(self.find(ch, "noise")))
         if kind == "param":
-            return Param(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]),
+            return Param(*self.named(span, ch), self.literal(ch[1]),
                          self.unit(self.find(ch, "unit")), self.description(ch))
         if kind == "let":
-            return Let(span, str(ch[0]), Span.of(ch[0]), self.expr(ch[1]))
+            return Let(*self.named(span, ch), self.expr(ch[1]))
         if kind == "law":
-            return Law(span, str(ch[0]), Span.of(ch[0]), self.expr(ch[1]))
+            return Law(*self.named(span, ch), self.expr(ch[1]))
         if kind == "constraint":
             return Constraint(span, self.expr(ch[0]), str(ch[1]), self.expr(ch[2]), self.description(ch))
         if kind == "counterfactual":
@@ -510,16 +498,16 @@ class _Builder:
     def mutation(self, tree: Tree) -> Mutation:
         kind, ch, span = tree.data, tree.children, Span.of(tree)
         if kind == "set_mutation":
-            return SetMutation(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]),
+            return SetMutation(*self.named(span, ch), self.literal(ch[1]),
                                self.unit(self.find(ch, "unit")))
         if kind == "scale_mutation":
-            return ScaleMutation(span, str(ch[0]), Span.of(ch[0]), self.literal(ch[1]))
+            return ScaleMutation(*self.named(span, ch), self.literal(ch[1]))
         if kind == "rebalance_mutation":
             ref = self.find(ch, "reference")
             values = tuple(ReferenceValue(Span.of(v), str(v.children[0]), Span.of(v.children[0]),
                                           self.literal(v.children[1]), self.unit(self.find(v.children, "unit")))
                            for v in (ref.children if ref is not None else ()))
-            return RebalanceMutation(span, str(ch[0]), Span.of(ch[0]), values)
+            return RebalanceMutation(*self.named(span, ch), values)
         if kind == "magnitude_differs":
             return MagnitudeDiffers(span, self.string(ch[0]), Span.of(ch[0]))
         return self.statement(tree)  # let / law

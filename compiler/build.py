@@ -19,7 +19,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,11 +26,11 @@ from typing import Optional
 
 from typing import TYPE_CHECKING
 
-from .artifact import (FORMAT_VERSION, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
+from .artifact import (FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
 from .limits import recursion_allowance
-from .source import content_hash
+from .source import content_hash, declared_card_name
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
@@ -55,20 +54,33 @@ def _compiler_version() -> str:
         base = version("scigame")
     except PackageNotFoundError:
         base = "0.0.0+source"
+    return f"{base}+{_fingerprint(fingerprinted_files())}"
+
+
+def fingerprinted_files() -> list[Path]:
+    """The files whose text shapes a build: the compiler's modules, the
+    grammar and the simulator runtime the generated kernels import, found
+    where Python imports them from (in the editable layout `compiler/` and
+    `scigame/` are sibling folders, in a wheel one holds the other)."""
+    from importlib.util import find_spec
     here = Path(__file__).resolve().parent
+    runtime = find_spec(RUNTIME_MODULE)
+    grammar = find_spec("scigame.grammar")
+    sources = sorted(here.glob("*.py"))
+    if runtime is not None and runtime.origin:
+        sources.append(Path(runtime.origin))
+    if grammar is not None and grammar.submodule_search_locations:
+        sources += [Path(d) / "sci.lark" for d in grammar.submodule_search_locations]
+    return sources
+
+
+def _fingerprint(sources: list[Path]) -> str:
     digest = hashlib.sha256()
-    sources = sorted(here.glob("*.py")) + [here.parent / "simrt.py"]
-    try:
-        from importlib import resources
-        grammar = resources.files("scigame.grammar")
-        sources += [Path(str(grammar.joinpath("sci.lark")))]
-    except (ImportError, FileNotFoundError):
-        pass
     for f in sources:
         if f.exists():
             digest.update(f.name.encode())
             digest.update(f.read_bytes())
-    return f"{base}+{digest.hexdigest()[:12]}"
+    return digest.hexdigest()[:12]
 
 
 @dataclass
@@ -331,5 +343,5 @@ def read_card_text(path: Path) -> str:
 
 def _candidate_folders(out_dir: Path, text: str) -> list[Path]:
     """Where a card with this text would be built (by its declared name)."""
-    m = re.search(r"^\s*card\s+([A-Za-z_][A-Za-z0-9_]*)", text, re.M)
-    return [Path(out_dir) / m.group(1)] if m else []
+    name = declared_card_name(text)
+    return [Path(out_dir) / name] if name else []

@@ -16,13 +16,14 @@ from typing import Optional
 import numpy as np
 
 from . import ast as A
-from .model import evaluate
+from .checkutil import closure, first_suggestion, mutation_text, outside_domain, walk
+from .diagnostics import point_text
+from .printer import format_expr
+from .sampling import holds
 from .reference import ReferenceUnsolvable, solve_factor, world_outputs
 from .source import SourceText, Span
 from .units import format_si_unit
 
-#: Comparisons of a constraint, as numpy functions.
-_COMPARE = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
 #: Characters that make a one-letter word read as a symbol of a formula (`2 * d`, `d = 282`).
 _OPERATORS = "=*/^+<>()"
 
@@ -40,46 +41,44 @@ class CounterfactualChecks:
         self.magnitude = m
 
     # ---- `rebalance NAME at ...` -------------------------------------------------
-    def solve_references(self, original, orig_typed, env, cf_typed, rebalanced: dict) -> None:
-        """Move the value of the param of a `rebalance ... at` so that both
-        worlds agree at its reference point (after every other mutation)."""
+    def solve_references(self, original, orig_typed, env, cf_typed, rebalanced: dict):
+        """The environment with the value of the param of a `rebalance ... at`
+        moved so that both worlds agree at its reference point (after every
+        other mutation); `env` itself when there is none or it fails."""
         at = [m for m in rebalanced.values() if m.reference]
         for extra in at[1:]:
-            self.report.bad_reference(extra.span, extra.name, "a counterfactual may fix one reference "
-                                      f"point only, and `rebalance {at[0].name} at ...` already does",
-                                      ["keep one `rebalance ... at`; rebalance the other params plainly"])
+            self.report.bad_reference(extra.span, extra.name, "second", first=at[0].name)
         if not at:
-            return
+            return env
         m = at[0]
         found = self._reference_point(m)
         if found is None or self.report.has_errors or orig_typed is None:
-            return
+            return env
         point, declared = found
         where = _point_text(self.inputs, m, declared)
         if not self._reference_is_legal(m, point, original.param_values, where):
-            return
-        target = world_outputs(orig_typed[0], orig_typed[1], {**point, **original.param_values})
+            return env
+        target = world_outputs(orig_typed.lets, orig_typed.laws, {**point, **original.param_values})
 
         def world(factor: float) -> dict[str, float]:
-            params = dict(env.param_values)
-            params[m.name] *= factor
-            return world_outputs(cf_typed[0], cf_typed[1], {**point, **params})
+            params = {**env.param_values, m.name: env.param_values[m.name] * factor}
+            return world_outputs(cf_typed.lets, cf_typed.laws, {**point, **params})
 
         try:
             factor = solve_factor(target, world)
         except ReferenceUnsolvable as exc:
-            self.report.bad_reference(m.span, m.name, f"at {where}, {exc}")
-            return
+            self.report.bad_reference(m.span, m.name, "unsolvable", where=where, why=str(exc))
+            return env
         old = env.param_values[m.name]
-        env.param_values[m.name] = old * factor
+        solved = env.with_param(m.name, old * factor)
         self.report.reference_solved(m.span, m.name, f"{old:.6g} {_si(original.param_dims.get(m.name))}".strip(),
                                      f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}".strip(), where)
+        return solved
 
     def _reference_point(self, m: A.RebalanceMutation):
         """Every input's value at the reference point (unlisted inputs at the
         middle of their domains), in SI and in the declared units; None after
         reporting a problem."""
-        from .checker import _outside_domain, _suggest
         inputs = {i.name: i for i in self.inputs}
         given: dict[str, float] = {}
         ok = True
@@ -87,27 +86,22 @@ class CounterfactualChecks:
             inp = inputs.get(ref.name)
             if inp is None:
                 sym = self.symbols.get(ref.name)
-                why = (f"`{ref.name}` is {'an' if sym.kind[0] in 'aeiou' else 'a'} {sym.kind}, not an input"
-                       if sym else f"there is no input named `{ref.name}`")
-                hint = _suggest(ref.name, inputs)
-                self.report.bad_reference(ref.name_span, m.name, why,
-                                          [f"did you mean `{hint[0]}`?"] if hint else
-                                          ["a reference point gives values of inputs"])
+                self.report.bad_reference(ref.name_span, m.name, "not_input", ref.name,
+                                          kind=sym.kind if sym else None,
+                                          suggestion=first_suggestion(ref.name, inputs))
                 ok = False
                 continue
             if ref.name in given:
-                self.report.bad_reference(ref.span, m.name, f"`{ref.name}` is given twice")
+                self.report.bad_reference(ref.span, m.name, "twice", ref.name)
                 ok = False
                 continue
             declared = self._reference_value(m, ref, inp)
             if declared is None:
                 ok = False
                 continue
-            why = _outside_domain(inp.domain, declared)
+            why = outside_domain(inp.domain, declared)
             if why:
-                self.report.bad_reference(ref.value.span, m.name, f"{ref.name} = {declared:g} {why}",
-                                          ["choose a reference point inside the domain, so that the "
-                                           "worlds agree where players can look"])
+                self.report.bad_reference(ref.value.span, m.name, "outside", ref.name, value=declared, outside=why)
                 ok = False
                 continue
             given[ref.name] = declared
@@ -122,7 +116,6 @@ class CounterfactualChecks:
 
     def _reference_value(self, m, ref: A.ReferenceValue, inp: A.Input) -> Optional[float]:
         """The value in the input's declared unit (a bare number already is)."""
-        from .units import describe_dim
         own = self.unit(inp.unit)
         if ref.unit is None or own is None:
             return ref.value.value
@@ -130,11 +123,8 @@ class CounterfactualChecks:
         if unit is None:
             return None
         if unit.dim != own.dim:
-            self.report.bad_reference(ref.unit.span, m.name,
-                                      f"`{ref.name}` is {describe_dim(own.dim)}, but [{ref.unit.text}] "
-                                      f"is {describe_dim(unit.dim)}",
-                                      [f"write the value in a unit of {describe_dim(own.dim)}, or leave "
-                                       "the unit out to use the input's own"])
+            self.report.bad_reference(ref.unit.span, m.name, "unit", ref.name, own=own.dim,
+                                      unit=ref.unit.text, dim=unit.dim)
             return None
         return ref.value.value * unit.si_factor / own.si_factor
 
@@ -142,11 +132,9 @@ class CounterfactualChecks:
         values = {**point, **params}
         for c in self.typed_constraints:
             with np.errstate(all="ignore"):
-                holds = _COMPARE[c.op](evaluate(c.left, values), evaluate(c.right, values))
-            if not bool(np.all(holds)):
-                self.report.bad_reference(m.span, m.name, f"the reference point {where} "
-                                          f"breaks the constraint `{c.text}`",
-                                          ["choose a reference point that players could ask for"])
+                ok = holds(c, values)
+            if not bool(np.all(ok)):
+                self.report.bad_reference(m.span, m.name, "constraint", where=where, constraint=c.text)
                 return False
         return True
 
@@ -154,7 +142,6 @@ class CounterfactualChecks:
     def check_shared_constraints(self, original, env) -> None:
         """E605: a constraint must mean the same in both worlds, so it may not
         use a param (or let) that the counterfactual changes."""
-        from .checker import _closure, _mutation_text, _walk
         if env is None:
             return
         changed = {n for n in original.param_values
@@ -166,11 +153,11 @@ class CounterfactualChecks:
             if isinstance(m, (A.SetMutation, A.ScaleMutation, A.RebalanceMutation, A.Let)):
                 last[m.name] = m
         for c in self.constraints:
-            for node in [n for side in (c.left, c.right) for n in _walk(side) if isinstance(n, A.Name)]:
-                hit = sorted(_closure({node.name}, original) & changed)
+            for node in [n for side in (c.left, c.right) for n in walk(side) if isinstance(n, A.Name)]:
+                hit = sorted(closure({node.name}, original.lets) & changed)
                 if hit and hit[0] in last:
                     m = last[hit[0]]
-                    text = _mutation_text(m) if not isinstance(m, A.Let) else f"let {m.name} = ..."
+                    text = mutation_text(m) if not isinstance(m, A.Let) else f"let {m.name} = ..."
                     self.report.constraint_changed(node.span, node.name, text, m.span)
 
     # ---- what players see ------------------------------------------------------------
@@ -180,44 +167,42 @@ class CounterfactualChecks:
         constraint messages)."""
         params = [p.name for p in self.params]
         for c in self.constraints:
-            text = f"{_flat(c.left)} {c.op} {_flat(c.right)}"
+            text = f"{format_expr(c.left)} {c.op} {format_expr(c.right)}"
             seen = set()
             for side in (c.left, c.right):
                 for node in _names_in_order(side):
                     if node.name in params and node.name not in seen:
                         seen.add(node.name)
-                        self.report.visible_param(node.span, node.name, f"the constraint `{text}`")
-        for where, span in self._visible_texts():
+                        self.report.visible_param(node.span, node.name, "constraint", text)
+        for place, detail, span in self._visible_texts():
             for name in params:
                 hit = _find_word(self.source, span, name)
                 if hit is not None:
-                    self.report.visible_param(hit, name, where)
+                    self.report.visible_param(hit, name, place, detail)
 
     def _visible_texts(self):
-        """(what, span) of every string a player is shown, in card order; a
-        span covers the string token, or the statement that ends with it."""
+        """(place, detail, span) of every string a player is shown, in card
+        order (see `Reporter.visible_param`); a span covers the string token,
+        or the statement that ends with it."""
         for st in self.card.statements:
             if isinstance(st, A.Meta) and st.key in ("background", "conditions"):
-                yield (f"the {st.key}", st.value_span)
+                yield ("meta", st.key, st.value_span)
             elif isinstance(st, (A.Input, A.Output)) and st.description:
                 kind = "input" if isinstance(st, A.Input) else "output"
-                yield (f"the description of {kind} `{st.name}`", _string_part(self.source, st.span))
+                yield (kind, st.name, _string_part(self.source, st.span))
             elif isinstance(st, A.Constraint) and st.message:
-                yield ("the message of a constraint", _string_part(self.source, st.span))
+                yield ("message", "", _string_part(self.source, st.span))
 
 
 # ---- helpers --------------------------------------------------------------------
 
 def _point_text(inputs: list[A.Input], m: A.RebalanceMutation, declared: dict[str, float]) -> str:
-    """`r = 5 [m] (other inputs at the middle of their domains: m1 = 500.5 [kg])`."""
+    """The reference point of `m` as `diagnostics.point_text` writes it."""
     def one(i: A.Input) -> str:
         return f"{i.name} = {declared[i.name]:g}" + (f" [{i.unit.text}]" if i.unit else "")
     listed = {r.name for r in m.reference}
-    text = ", ".join(one(i) for i in inputs if i.name in listed)
-    rest = [one(i) for i in inputs if i.name not in listed]
-    if rest:
-        text += " (other inputs at the middle of their domains: " + ", ".join(rest) + ")"
-    return text
+    return point_text([one(i) for i in inputs if i.name in listed],
+                      [one(i) for i in inputs if i.name not in listed])
 
 
 def _si(dim) -> str:
@@ -241,13 +226,7 @@ def _middle(d: A.Domain) -> float:
 
 
 def _names_in_order(e: A.Expr) -> list[A.Name]:
-    from .checker import _walk
-    return sorted((n for n in _walk(e) if isinstance(n, A.Name)), key=lambda n: (n.span.line, n.span.column))
-
-
-def _flat(e: A.Expr) -> str:
-    from .printer import format_expr
-    return format_expr(e)
+    return sorted((n for n in walk(e) if isinstance(n, A.Name)), key=lambda n: (n.span.line, n.span.column))
 
 
 def _text_of(source: SourceText, span: Span) -> tuple[str, list[tuple[int, int]]]:

@@ -19,6 +19,7 @@ from typing import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
+from .functions import FUNCTIONS
 from .source import SourceText, Span
 
 
@@ -147,10 +148,24 @@ class Reporter:
                           hints=["dates are written YYYY-MM-DD, e.g. 2025-03-14"])
 
     @_kind("E104", "expression too large")
-    def too_large(self, span: Span, what: str, limit: str, advice: str | None = None):
-        advice = advice or ("simplify the expression; the terms of a sum and the factors of a product "
-                            "count as one level")
-        return self.error("E104", span, what, hints=[limit, advice])
+    def too_large(self, span: Span, reason: str, limit: int, count: int = 0, part: int = 0, what: str = ""):
+        """`reason`: tokens (the card has more than `limit`), depth (`count`
+        levels), operations (`count` in the card, `part` in this expression),
+        or inlined (`what` nests `count` deep once its lets are written out)."""
+        advice = ("simplify the expression; the terms of a sum and the factors of a product "
+                  "count as one level")
+        message, hint = {
+            "tokens": (f"the card is too long: more than {limit} tokens", "at most that many are read"),
+            "depth": (f"this expression nests operations {count} deep",
+                      f"at most {limit} levels of nested operations are allowed"),
+            "operations": (f"the card has {count} operations ({part} in this expression)",
+                           f"at most {limit} operations are allowed in one card"),
+            "inlined": (f"{what} nests operations {count} deep once its `let`s are written out",
+                        f"at most {limit} levels of nested operations are allowed"),
+        }[reason]
+        if reason == "tokens":
+            advice = "a card describes one law: write one file per card"
+        return self.error("E104", span, message, hints=[hint, advice])
 
     @_kind("E103", "invalid number")
     def bad_number(self, span: Span, text: str):
@@ -167,22 +182,27 @@ class Reporter:
     def duplicate(self, span: Span, name: str, first: Span, first_kind: str):
         return self.error(
             "E201", span, f"`{name}` is declared more than once",
-            related=[(first, f"first declared here as {first_kind}")],
+            related=[(first, f"first declared here as {article(first_kind)}")],
             hints=["every name in a card is declared exactly once"])
 
     @_kind("E202", "reserved name")
-    def reserved(self, span: Span, name: str, what: str):
+    def reserved(self, span: Span, name: str, kind: str):
+        """`kind`: keyword, function or constant."""
+        what = {"keyword": "a keyword of the language", "function": "a function name",
+                "constant": "the constant π"}[kind]
         return self.error("E202", span, f"`{name}` is reserved ({what}) and cannot name a quantity",
                           hints=[f"rename it, e.g. `{name}_`"])
 
     @_kind("E203", "unknown function")
     def unknown_function(self, span: Span, name: str, suggestions: Sequence[str] = ()):
         hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else []
-        hints.append("functions: " + ", ".join(sorted(_FUNCTION_NAMES)))
+        hints.append("functions: " + ", ".join(sorted(FUNCTIONS)))
         return self.error("E203", span, f"unknown function `{name}`", hints=hints)
 
     @_kind("E204", "wrong number of arguments")
-    def arity(self, span: Span, name: str, expected: str, got: int):
+    def arity(self, span: Span, name: str, least: int, most: int | None, got: int):
+        expected = (f"{least} argument" + ("s" if least > 1 else "")) if least == most \
+            else f"{least} or more arguments"
         return self.error("E204", span,
                           f"`{name}` takes {expected}, but {got} {'was' if got == 1 else 'were'} given")
 
@@ -192,13 +212,23 @@ class Reporter:
                           hints=["a let may use inputs, params and other lets, but not itself"])
 
     @_kind("E206", "name of the wrong kind")
-    def wrong_kind(self, span: Span, name: str, kind: str, needed: str, hint: str | None = None):
-        return self.error("E206", span, f"`{name}` is {kind}; {needed}",
-                          hints=[hint] if hint else [])
+    def wrong_kind(self, span: Span, name: str, use: str):
+        """`use`: function (a function's name without a call), output (an
+        output in an expression) or constraint (a let in a constraint)."""
+        kind, needed, hint = {
+            "function": ("a function", "call it with parentheses", f"`{name}(...)`"),
+            "output": ("an output", "outputs cannot appear in expressions",
+                       "write the quantity you need as a `let` and use it in both laws"),
+            "constraint": ("a let", "a constraint may use inputs and params only",
+                           "write the let's expression out in the constraint"),
+        }[use]
+        return self.error("E206", span, f"`{name}` is {kind}; {needed}", hints=[hint])
 
     # -- E3xx: card statements ------------------------------------------------
     @_kind("E300", "missing required statement")
-    def missing(self, span: Span, what: str, example: str):
+    def missing(self, span: Span, what: str):
+        example = {"collection": "collection historical",
+                   "source": 'source "A. Author, Journal 1, 1 (1900)"'}[what]
         return self.error("E300", span, f"the card has no `{what}` statement",
                           hints=[f"add e.g. `{example}`"])
 
@@ -208,19 +238,27 @@ class Reporter:
                           related=[(first, "first given here")])
 
     @_kind("E302", "invalid choice")
-    def bad_choice(self, span: Span, what: str, got: str, choices: Sequence[str],
+    def bad_choice(self, span: Span, setting: str, got: str, choices: Sequence[str],
                    suggestion: str | None = None):
+        """`setting`: collection, noise, design or interpolate."""
+        what = {"collection": "collection", "noise": "noise model", "design": "design method",
+                "interpolate": "value for `interpolate`"}[setting]
         hints = [f"did you mean `{suggestion}`?"] if suggestion else []
         hints.append("choose one of: " + ", ".join(f"`{c}`" for c in choices))
         return self.error("E302", span, f"`{got}` is not a valid {what}", hints=hints)
 
     @_kind("E303", "not a whole number")
-    def not_whole(self, span: Span, what: str, got: str):
-        return self.error("E303", span, f"{what} must be a whole number, got `{got}`")
+    def not_whole(self, span: Span, setting: str, got: str):
+        return self.error("E303", span, f"{_SETTINGS[setting]} must be a whole number, got `{got}`")
 
     @_kind("E304", "value out of range")
-    def out_of_range(self, span: Span, what: str, got: str, allowed: str):
-        return self.error("E304", span, f"{what} is `{got}`, but it must be {allowed}")
+    def out_of_range(self, span: Span, setting: str, got: str, least: int | None = None,
+                     most: int | None = None):
+        """A setting (see `_SETTINGS`) outside its range: `least` .. `most`
+        for whole numbers, the setting's own rule otherwise."""
+        allowed = {"threshold": "above 0 and at most 1", "scale": "non-zero"}.get(setting) or (
+            f"at least {least}" if most is None else f"between {least} and {most}")
+        return self.error("E304", span, f"{_SETTINGS[setting]} is `{got}`, but it must be {allowed}")
 
     # -- E4xx: units and dimensions -------------------------------------------
     @_kind("E400", "unknown unit")
@@ -236,9 +274,11 @@ class Reporter:
                           hints=["use `[K]` (kelvin) and convert the domain: 20 degC is 293.15 K"])
 
     @_kind("E402", "operands of different dimensions")
-    def mismatch(self, span: Span, what: str, left, right, env_note: str | None = None,
+    def mismatch(self, span: Span, where: str, symbol: str, left, right, env_note: str | None = None,
                  related=()):
+        """`where`: operator (`+`, `-`), function (its name) or constraint (its comparison)."""
         from .units import describe_dim
+        what = f"the constraint's `{symbol}`" if where == "constraint" else f"`{symbol}`"
         return self.error(
             "E402", span,
             f"{what} needs operands of the same dimension, but the left is "
@@ -289,21 +329,51 @@ class Reporter:
                    "to change its unit"])
 
     @_kind("E408", "rebalance cannot be solved")
-    def rebalance_failed(self, span: Span, name: str, why: str):
+    def rebalance_failed(self, span: Span, name: str, reason: str):
+        """`reason`: conflict (the laws ask for different units) or no_effect."""
+        why = {"conflict": "the laws ask for different units; no single unit balances them all",
+               "no_effect": f"the unit of `{name}` does not affect whether any law balances, so there "
+                            "is nothing to rebalance"}[reason]
         return self.error("E408", span, f"`rebalance {name}`: {why}")
 
     @_kind("E409", "exponent cannot be evaluated")
-    def bad_exponent_value(self, span: Span, why: str, env_note: str | None = None):
-        return self.error("E409", span, f"the exponent cannot be evaluated: {why}",
+    def bad_exponent_value(self, span: Span, env_note: str | None = None):
+        return self.error("E409", span, "the exponent cannot be evaluated: it is not a finite number",
                           notes=[env_note] if env_note else [])
 
     @_kind("E410", "bad reference point of `rebalance ... at`")
-    def bad_reference(self, span: Span, name: str, why: str, hints: Sequence[str] = ()):
+    def bad_reference(self, span: Span, name: str, reason: str, ref: str = "", **detail):
+        """`reason` (and its `detail`): second (first=the param already fixing
+        one), not_input (kind, suggestion), twice, outside (value, outside),
+        unit (own, unit, dim), constraint (where, constraint), unsolvable (where, why)."""
+        from .units import describe_dim
+        d = detail.get
+        why, hints = {
+            "second": lambda: (f"a counterfactual may fix one reference point only, and "
+                               f"`rebalance {d('first')} at ...` already does",
+                               ["keep one `rebalance ... at`; rebalance the other params plainly"]),
+            "not_input": lambda: (f"`{ref}` is {article(d('kind'))}, not an input" if d("kind")
+                                  else f"there is no input named `{ref}`",
+                                  [f"did you mean `{d('suggestion')}`?"] if d("suggestion")
+                                  else ["a reference point gives values of inputs"]),
+            "twice": lambda: (f"`{ref}` is given twice", []),
+            "outside": lambda: (f"{ref} = {d('value'):g} {outside_text(d('outside'))}",
+                                ["choose a reference point inside the domain, so that the worlds agree "
+                                 "where players can look"]),
+            "unit": lambda: (f"`{ref}` is {describe_dim(d('own'))}, but [{d('unit')}] is {describe_dim(d('dim'))}",
+                             [f"write the value in a unit of {describe_dim(d('own'))}, or leave the unit out "
+                              "to use the input's own"]),
+            "constraint": lambda: (f"the reference point {d('where')} breaks the constraint `{d('constraint')}`",
+                                   ["choose a reference point that players could ask for"]),
+            "unsolvable": lambda: (f"at {d('where')}, {d('why')}", []),
+        }[reason]()
         return self.error("E410", span, f"`rebalance {name} at ...`: {why}", hints=hints)
 
     # -- E5xx: inputs, outputs, laws, designs -------------------------------
     @_kind("E500", "empty domain")
-    def empty_domain(self, span: Span, name: str, why: str):
+    def empty_domain(self, span: Span, name: str, lo: str, hi: str, integer: bool = False):
+        why = (f"no integer lies in {lo} .. {hi}" if integer
+               else f"the lower bound {lo} is not below the upper bound {hi}")
         return self.error("E500", span, f"input `{name}` has an empty domain: {why}")
 
     @_kind("E501", "log domain must be positive")
@@ -349,7 +419,7 @@ class Reporter:
 
     @_kind("E506", "law for something that is not an output")
     def stray_law(self, span: Span, name: str, kind: str | None, suggestions: Sequence[str] = ()):
-        message = (f"`law {name}`: `{name}` is {kind}, not an output" if kind
+        message = (f"`law {name}`: `{name}` is {article(kind)}, not an output" if kind
                    else f"`law {name}`: there is no output named `{name}`")
         hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else []
         hints.append(f"declare it: `output {name} [UNIT] tolerance abs A rel L`")
@@ -362,7 +432,15 @@ class Reporter:
                           hints=["replace a law in the counterfactual block, not beside the original"])
 
     @_kind("E508", "bad fixed design point")
-    def bad_design(self, span: Span, why: str):
+    def bad_design(self, span: Span, reason: str, name: str = "", value: str = "",
+                   outside: tuple | None = None, missing: Sequence[str] = ()):
+        """`reason`: not_input, twice, outside (`outside` as `checkutil.outside_domain`
+        gives it) or missing (the inputs an experiment leaves out)."""
+        why = {"not_input": lambda: f"`{name}` is not an input",
+               "twice": lambda: f"`{name}` is given twice in one experiment",
+               "outside": lambda: f"{name} = {value} {outside_text(outside)}",
+               "missing": lambda: "this experiment does not set " + ", ".join(f"`{m}`" for m in missing),
+               }[reason]()
         return self.error("E508", span, f"fixed design: {why}")
 
     # -- E6xx: the counterfactual ---------------------------------------------
@@ -382,12 +460,21 @@ class Reporter:
                           hints=["use `set`, `scale`, `rebalance`, `let` or `law` inside it"])
 
     @_kind("E603", "counterfactual without effect")
-    def noop_counterfactual(self, span: Span, label: str, why: str):
-        return self.error("E603", span, f'counterfactual "{label}" gives the same relation as the original: {why}')
+    def noop_counterfactual(self, span: Span, label: str):
+        return self.error("E603", span, f'counterfactual "{label}" gives the same relation as the original: '
+                                        "no law, let or param that a law uses is changed")
 
     @_kind("E604", "mutation of the wrong target")
-    def bad_target(self, span: Span, why: str, hints: Sequence[str] = ()):
-        return self.error("E604", span, why, hints=hints)
+    def bad_target(self, span: Span, name: str, kind: str | None, verb: str | None = None):
+        """`verb` set, scale or rebalance of something not a param (its `kind`);
+        without a verb, a counterfactual `let` of a name that is no let."""
+        if verb is not None:
+            return self.error("E604", span, f"`{verb} {name}`: `{name}` is {article(kind)}, but only params "
+                              "can be changed this way",
+                              hints=["use `law` or `let` inside the counterfactual to replace an expression"])
+        why = f"`{name}` is {article(kind)}" if kind else f"`{name}` is not declared"
+        return self.error("E604", span, f"a counterfactual `let` replaces an existing let, but {why}",
+                          hints=[f"declare `let {name} = ...` in the card, or change a param instead"])
 
     @_kind("E605", "constraint depends on what the counterfactual changes")
     def constraint_changed(self, span: Span, name: str, mutation: str, mutation_span: Span):
@@ -407,13 +494,18 @@ class Reporter:
 
     # -- E7xx: numeric checks ---------------------------------------------------
     @_kind("E700", "law undefined on the domain")
-    def undefined_law(self, span: Span, output: str, env: str, why: str, example: str, related=()):
+    def undefined_law(self, span: Span, output: str, env: str, infinite: bool, example: str, related=()):
+        why = "infinite" if infinite else "undefined (not a real number)"
         return self.error("E700", span, f"law {output} ({env}) is {why} on the domain, e.g. at {example}",
                           hints=["narrow the input domain or add a constraint that excludes these inputs"],
                           related=related)
 
     @_kind("E701", "counterfactual indistinguishable")
-    def indistinguishable(self, span: Span, label: str, detail: str):
+    def indistinguishable(self, span: Span, label: str, passing: Sequence[tuple[str, str, float]], points: int):
+        """`passing`: (law, environment it passes in, its largest scaled error)."""
+        detail = "; ".join(f"the {law} law passes the weak test in the {played} environment "
+                           f"(largest scaled error {worst:.3g} <= 1)" for law, played, worst in passing)
+        detail += f" over {points} evaluation points"
         return self.error("E701", span,
                           f'counterfactual "{label}" cannot be told apart from the original: {detail}',
                           hints=["make the mutation larger, or tighten the outputs' tolerances"])
@@ -451,7 +543,9 @@ class Reporter:
             hints=["rounding alone may then exceed the tolerance near zero; make the resolution finer"])
 
     @_kind("W320", "noise hides the counterfactual")
-    def noise_hides_counterfactual(self, span: Span, budget: int, detail: str):
+    def noise_hides_counterfactual(self, span: Span, budget: int, separation: float, needed: float):
+        detail = (f"the worlds differ by {separation:.3g} noise standard deviations in all "
+                  f"(at least {needed:g} needed)")
         return self.warning(
             "W320", span,
             f"with this measurement noise, the {budget} Fixed observations cannot tell the two worlds "
@@ -472,7 +566,10 @@ class Reporter:
         return self.warning("W302", span, "the card has no `background`: players will see no task description")
 
     @_kind("W303", "placeholder text left in the card")
-    def placeholder(self, span: Span, what: str, text: str):
+    def placeholder(self, span: Span, place: str, name: str, text: str):
+        """`place`: title, meta (statement `name`), description (of `name`) or label."""
+        what = {"title": "the title", "meta": f"`{name}`", "description": f"the description of `{name}`",
+                "label": "the counterfactual's label"}[place]
         return self.warning("W303", span, f"{what} still holds the placeholder `{text}`",
                             hints=["replace the TODO with the card's real text"])
 
@@ -498,7 +595,13 @@ class Reporter:
                    "absolute tolerance, or lower the tolerance"])
 
     @_kind("W402", "hidden param named in text players see")
-    def visible_param(self, span: Span, name: str, where: str):
+    def visible_param(self, span: Span, name: str, place: str, detail: str = ""):
+        """`place`: constraint (its text), meta (background or conditions),
+        input or output (the description of `detail`), or message (of a constraint)."""
+        where = {"constraint": f"the constraint `{detail}`", "meta": f"the {detail}",
+                 "input": f"the description of input `{detail}`",
+                 "output": f"the description of output `{detail}`",
+                 "message": "the message of a constraint"}[place]
         return self.warning(
             "W402", span, f"{where} names the hidden param `{name}`: players see this text, so it "
             "reveals part of the law",
@@ -506,7 +609,9 @@ class Reporter:
                    "without the law's symbols"])
 
     @_kind("W403", "unneeded magnitude acknowledgment")
-    def needless_acknowledgment(self, span: Span, detail: str):
+    def needless_acknowledgment(self, span: Span, factor: str, output: str, limit: float):
+        detail = (f"the worlds' outputs differ by a median factor of {factor} at most (`{output}`), "
+                  f"within {limit:g} times either way")
         return self.warning("W403", span, f"`magnitude differs` is not needed: {detail}",
                             hints=["remove it, so that it keeps meaning something where it is used"])
 
@@ -515,60 +620,54 @@ class Reporter:
     def rebalanced(self, span: Span, name: str, old_unit: str, new_unit: str):
         return self.note("N001", span, f"in the counterfactual, `{name}` becomes {new_unit} (was {old_unit})")
 
+    def blame_mutation(self, diag: Diagnostic, span: Span, mutation: str, rebalance: str | None) -> Diagnostic:
+        """A counterfactual's E402/E403 moved to the mutation that caused it
+        (`mutation`, at `span`), the expression as the second place, and the
+        param whose `rebalance` would balance the laws, if one would."""
+        hints = ([f"add `rebalance {rebalance}` to the counterfactual block so `{rebalance}` takes "
+                  "the unit that balances the law"] if rebalance else []) + list(diag.hints)
+        moved = diag.model_copy(update={
+            "span": span,
+            "notes": diag.notes + (f"`{mutation}` changes the dimension of this expression",),
+            "hints": tuple(hints),
+            "related": diag.related + (Related(span=diag.span, message="this no longer balances"),),
+        })
+        self.items.append(moved)
+        return moved
+
     @_kind("N002", "value solved by `rebalance ... at`")
     def reference_solved(self, span: Span, name: str, old_value: str, new_value: str, point: str):
+        """`point` as `point_text` writes it."""
         return self.note("N002", span, f"in the counterfactual, `{name}` is {new_value} (was {old_value}), "
                                        f"so both worlds agree at {point}")
 
 
-_FUNCTION_NAMES: set[str] = set()  # filled by the checker's function table
+#: What a setting is called in E303 and E304.
+_SETTINGS = {"design_size": "the design size", "seed": "the seed", "evaluation_size": "the evaluation size",
+             "max_steps": "max_steps", "threshold": "the adaptive threshold", "scale": "a scale factor"}
 
 
-def register_function_names(names: Iterable[str]) -> None:
-    _FUNCTION_NAMES.update(names)
+def point_text(listed: Sequence[str], rest: Sequence[str]) -> str:
+    """A reference point: `r = 5 [m] (other inputs at the middle of their domains: m1 = 500.5 [kg])`."""
+    text = ", ".join(listed)
+    if rest:
+        text += " (other inputs at the middle of their domains: " + ", ".join(rest) + ")"
+    return text
 
 
-# ---- rendering --------------------------------------------------------------
-
-def render(diag: Diagnostic, source: SourceText | None, color: bool = False) -> str:
-    """`path:line:col: error[CODE]: message`, the source line with a caret
-    under the span, related places, then `= note:` and `= help:` lines."""
-    sev = diag.severity.value
-    head = f"{diag.path}:{diag.span.line}:{diag.span.column}: {sev}[{diag.code}]: {diag.message}"
-    if color:
-        tint = {"error": "31", "warning": "33", "note": "36"}[sev]
-        head = f"\x1b[1m{diag.path}:{diag.span.line}:{diag.span.column}:\x1b[0m " \
-               f"\x1b[1;{tint}m{sev}[{diag.code}]\x1b[0m\x1b[1m: {diag.message}\x1b[0m"
-    lines = [head]
-    if source is not None:
-        places = [(diag.span, "")] + [(r.span, r.message) for r in diag.related]
-        width = len(str(max(s.end_line for s, _ in places)))
-        lines.append(" " * width + " |")
-        for span, label in places:
-            lines.extend(_snippet(source, span, label, width))
-    for note in diag.notes:
-        lines.append(f"  = note: {note}")
-    for hint in diag.hints:
-        lines.append(f"  = help: {hint}")
-    return "\n".join(lines)
+def article(kind: str) -> str:
+    """`an input`, `a param`."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
-def _snippet(source: SourceText, span: Span, label: str, width: int) -> list[str]:
-    out = []
-    last = span.end_line if span.end_line >= span.line else span.line
-    # Long spans (a whole block) show their first line only.
-    shown = range(span.line, min(last, span.line + 2) + 1) if last - span.line <= 2 else [span.line]
-    for number in shown:
-        text = source.line(number).replace("\t", " ")
-        out.append(f"{number:>{width}} | {text}")
-        start = span.column if number == span.line else 1 + (len(text) - len(text.lstrip()))
-        if number == last:
-            end = span.end_column
-        else:
-            end = len(text) + 1
-        end = max(end, start + 1)
-        marker = " " * (start - 1) + "^" * (end - start)
-        if label and number == shown[-1]:
-            marker += " " + label
-        out.append(" " * width + " | " + marker.rstrip())
-    return out
+def outside_text(why: tuple) -> str:
+    """How a value misses a domain (`checkutil.outside_domain`'s reason)."""
+    reason, detail = why
+    if reason == "not_listed":
+        return "is not one of " + ", ".join(detail)
+    if reason == "outside":
+        return f"is outside {detail[0]} .. {detail[1]}"
+    return "is not an integer"
+
+
+from .rendering import render  # noqa: E402,F401  (rendering lives in rendering.py; imported from here too)

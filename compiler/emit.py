@@ -23,17 +23,11 @@ from __future__ import annotations
 import math
 import re
 
-from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, refs
+from .artifact import RUNTIME_MODULE
+from .functions import FUNCTIONS, RUNTIME_NAMES
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses
 from .source import Span
 
-RUNTIME_MODULE = "scigame.simrt"
-RUNTIME_NAMES = ("njit", "prange", "math", "np", "step", "sign")
-
-_MATH = {"sin": "math.sin", "cos": "math.cos", "tan": "math.tan", "asin": "math.asin",
-         "acos": "math.acos", "atan": "math.atan", "sinh": "math.sinh", "cosh": "math.cosh",
-         "tanh": "math.tanh", "exp": "math.exp", "log": "math.log", "log10": "math.log10",
-         "sqrt": "math.sqrt", "cbrt": "np.cbrt", "abs": "abs", "step": "step", "sign": "sign",
-         "atan2": "math.atan2", "min": "min", "max": "max"}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
 _SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEX = re.compile(r"[0-9a-f]{64}\Z")
@@ -107,7 +101,7 @@ class _Kernel:
         else:
             assert isinstance(e, TCall)
             args = [self.operand(a) for a in e.args]
-            fn = _MATH[e.fn]
+            fn = FUNCTIONS[e.fn].numba
             if e.fn in ("min", "max") and len(args) > 2:
                 acc = args[0]
                 for a in args[1:]:
@@ -136,15 +130,7 @@ class _Kernel:
         for i, s in enumerate(card.inputs):
             factor = s.unit.si_factor
             w.writeline(f"a{i} = x{i}[i]" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
-        needed = set()
-        frontier = set().union(*(refs(law) for law in self.env.laws.values())) if self.env.laws else set()
-        lets = dict(self.env.lets)
-        while frontier:
-            n = frontier.pop()
-            if n in needed or n not in lets:
-                continue
-            needed.add(n)
-            frontier |= refs(lets[n])
+        needed = law_uses(self.env.laws.values(), dict(self.env.lets))
         for k, (name, expr) in enumerate(self.env.lets):
             if name not in needed:
                 continue
@@ -188,11 +174,6 @@ def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[
     return w.text(), w.source_map
 
 
-#: Functions that cost a libm call per point (numba has no vector library here).
-_COSTLY_CALLS = {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
-                 "log", "log10", "cbrt"}
-
-
 def _costly(env: Environment) -> bool:
     """Does a point of this world cost libm calls (a transcendental function,
     or a power with a non-integer exponent)? Only then can threads beat the
@@ -202,7 +183,7 @@ def _costly(env: Environment) -> bool:
     while stack:
         e = stack.pop()
         if isinstance(e, TCall):
-            if e.fn in _COSTLY_CALLS:
+            if FUNCTIONS[e.fn].libm:
                 return True
             stack.extend(e.args)
         elif isinstance(e, TBinary):

@@ -50,8 +50,7 @@ def parse_source(text: str, path: str = "<string>") -> tuple[Optional[Card], lis
 
 def _parse(source: SourceText, report: Reporter) -> Optional[Card]:
     if count_tokens(source.text) > MAX_TOKENS:
-        report.too_large(Span(1, 1, 1, 2), f"the card is too long: more than {MAX_TOKENS} tokens",
-                         "at most that many are read", "a card describes one law: write one file per card")
+        report.too_large(Span(1, 1, 1, 2), "tokens", MAX_TOKENS)
         return None
     tree = parse_tree(source, report)
     if tree is None or not _within_limits(tree, report):
@@ -64,13 +63,11 @@ def _within_limits(tree, report: Reporter) -> bool:
     size = expression_size(tree)
     ok = True
     if size.depth > MAX_DEPTH:
-        report.too_large(Span.of(size.deepest), f"this expression nests operations {size.depth} deep",
-                         f"at most {MAX_DEPTH} levels of nested operations are allowed")
+        report.too_large(Span.of(size.deepest), "depth", MAX_DEPTH, size.depth)
         ok = False
     if size.operations > MAX_OPERATIONS:
-        report.too_large(Span.of(size.largest), f"the card has {size.operations} operations "
-                         f"({size.largest_operations} in this expression)",
-                         f"at most {MAX_OPERATIONS} operations are allowed in one card")
+        report.too_large(Span.of(size.largest), "operations", MAX_OPERATIONS, size.operations,
+                         size.largest_operations)
         ok = False
     return ok
 

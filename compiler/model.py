@@ -9,10 +9,11 @@ against it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Union
+from typing import Callable, Iterable, Mapping, Optional, Union
 
 import numpy as np
 
+from .functions import FUNCTIONS
 from .source import Span
 from .units import Dim, Unit
 
@@ -82,20 +83,25 @@ def refs(expr: TExpr, role: str | None = None) -> set[str]:
     return out
 
 
+def transitive(start: Iterable[str], uses: Callable[[str], Iterable[str]]) -> set[str]:
+    """The names given and every name reached from them through `uses`
+    (what a let's definition uses, typed or not)."""
+    frontier, seen = set(start), set()
+    while frontier:
+        n = frontier.pop()
+        if n not in seen:
+            seen.add(n)
+            frontier |= set(uses(n))
+    return seen
+
+
+def law_uses(laws: Iterable[TExpr], lets: Mapping[str, TExpr]) -> set[str]:
+    """Every name the (typed) laws reference, through the lets."""
+    return transitive(set().union(*(refs(law) for law in laws)), lambda n: refs(lets[n]) if n in lets else ())
+
+
 # ---- numeric semantics (shared by the checker's constant folding and the
 # reference evaluator) -----------------------------------------------------------
-
-def _step(x):
-    return np.where(x > 0, 1.0, 0.0)
-
-
-UNARY_FUNCTIONS = {
-    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
-    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "exp": np.exp,
-    "log": np.log, "log10": np.log10, "sqrt": np.sqrt, "cbrt": np.cbrt, "abs": np.abs,
-    "step": _step, "sign": np.sign,
-}
-
 
 def evaluate(expr: TExpr, values: Mapping[str, object]):
     """Evaluate in SI with numpy; `values` maps input, param and let names to
@@ -118,22 +124,7 @@ def evaluate(expr: TExpr, values: Mapping[str, object]):
             return np.divide(a, b)
         return np.power(np.asarray(a, dtype=float), b)
     args = [evaluate(a, values) for a in expr.args]
-    if expr.fn in UNARY_FUNCTIONS:
-        return UNARY_FUNCTIONS[expr.fn](np.asarray(args[0], dtype=float))
-    if expr.fn == "atan2":
-        return np.arctan2(args[0], args[1])
-    if expr.fn == "min":
-        return _fold(np.minimum, args)
-    if expr.fn == "max":
-        return _fold(np.maximum, args)
-    raise KeyError(expr.fn)
-
-
-def _fold(fn, args):
-    out = args[0]
-    for a in args[1:]:
-        out = fn(out, a)
-    return out
+    return FUNCTIONS[expr.fn].numpy(*args)
 
 
 # ---- the card -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from .diagnostics import Reporter
 from .model import CheckedCard
 from .limits import MAX_DEPTH, tree_depth
 from .trees import FoldError, expr_tree, law_tree
+from .semantics import scaled_errors
 from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_design, from_unit, holds
 
 #: Random probe points per card, on top of the evaluation set and the corners.
@@ -66,8 +67,7 @@ def tree_checks(card: CheckedCard, report: Reporter) -> None:
             continue
         depth = tree_depth(tree)
         if depth > MAX_DEPTH:
-            report.too_large(span, f"{what} nests operations {depth} deep once its `let`s are written out",
-                             f"at most {MAX_DEPTH} levels of nested operations are allowed")
+            report.too_large(span, "inlined", MAX_DEPTH, depth, what=what)
 
 
 def _most_restrictive(card: CheckedCard):
@@ -102,7 +102,6 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
             if len(bad):
                 defined = False
                 i = bad[0]
-                why = "undefined (not a real number)" if np.isnan(v[i]) else "infinite"
                 span = card.law_spans[(env.name, out.name)]
                 if span in reported:  # the same law in both worlds: say it once
                     continue
@@ -111,7 +110,7 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                 related = [(m.span, f"`{m.target}` is replaced here") for m in card.mutations
                            if m.kind == "let" and env.name == "counterfactual"
                            and span == card.law_spans[("original", out.name)]]
-                report.undefined_law(span, out.name, env.name, why, _point_text(card, probes, i), related)
+                report.undefined_law(span, out.name, env.name, not np.isnan(v[i]), _point_text(card, probes, i), related)
     if not defined:
         return
     ev = evaluation_set(card)
@@ -122,11 +121,10 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                                       (orig, cf, "original", "counterfactual")):
         worst = max(_max_error(card, truth, guess))
         if worst <= 1.0:
-            passing.append(f"the {law} law passes the weak test in the {played} environment "
-                           f"(largest scaled error {worst:.3g} <= 1)")
+            passing.append((law, played, worst))
     if passing:
-        report.indistinguishable(card.counterfactual_span, card.counterfactual_label,
-                                 "; ".join(passing) + f" over {card.evaluation_size} evaluation points")
+        report.indistinguishable(card.counterfactual_span, card.counterfactual_label, passing,
+                                 card.evaluation_size)
     elif any(o.noise_rel is not None for o in card.outputs):
         _noise_check(card, report)
 
@@ -173,11 +171,10 @@ def _noise_check(card: CheckedCard, report: Reporter) -> None:
     if separation < NOISE_SEPARATION:
         noisy = next(o for o in card.outputs if o.noise_rel is not None)
         report.noise_hides_counterfactual(noisy.noise_span or noisy.span, min(budget, len(next(iter(points.values()), []))),
-                                          f"the worlds differ by {separation:.3g} noise standard "
-                                          f"deviations in all (at least {NOISE_SEPARATION:g} needed)")
+                                          separation, NOISE_SEPARATION)
 
 
 def _max_error(card: CheckedCard, truth, guess):
     for out in card.outputs:
         g, h = truth[out.name], guess[out.name]
-        yield float(np.max(np.abs(h - g) / (out.tol_abs + out.tol_rel * np.abs(g))))
+        yield float(np.max(scaled_errors(h, g, out.tol_abs, out.tol_rel)))

@@ -13,6 +13,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .model import CheckedCard, ConstraintModel, InputModel, evaluate
+from .semantics import COMPARISONS
 
 
 class SamplingError(ValueError):
@@ -49,7 +50,7 @@ def constraint_mask(card: CheckedCard, points: dict[str, np.ndarray]) -> np.ndar
 
 def holds(c: ConstraintModel, values) -> np.ndarray:
     left, right = evaluate(c.left, values), evaluate(c.right, values)
-    return {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}[c.op](left, right)
+    return COMPARISONS[c.op](left, right)
 
 
 def _draw(card: CheckedCard, size: int, unit_sampler: Callable[[int], np.ndarray],

@@ -80,9 +80,7 @@ def sound_world_checks(card: CheckedCard, report: Reporter) -> None:
     finite = [r for r in ratios if math.isfinite(r.median)]
     if card.magnitude_reason is not None and finite and not any(r.beyond_limit for r in finite):
         worst = max(finite, key=lambda r: abs(math.log(r.median)))
-        report.needless_acknowledgment(card.magnitude_span, "the worlds' outputs differ by a median "
-                                       f"factor of {_times(worst.median)} at most (`{worst.output}`), "
-                                       f"within {RATIO_LIMIT:g} times either way")
+        report.needless_acknowledgment(card.magnitude_span, _times(worst.median), worst.output, RATIO_LIMIT)
 
 
 def _times(x: float) -> str:

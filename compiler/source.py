@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -11,6 +12,18 @@ def content_hash(text: str) -> str:
     """The hash that identifies a card's text everywhere (sha256 of UTF-8):
     in the typed model, compiled manifests and the run store."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+#: `card NAME` at the start of a line (the grammar's first statement; NAME as in sci.lark).
+_CARD_HEAD = re.compile(r"^\s*card\s+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+
+def declared_card_name(text: str) -> str | None:
+    """The name a card's text declares (`card NAME "TITLE" {`), without
+    parsing it: build's fast path (which folder a card owns) and curation's
+    drafts read it before, or instead of, checking the card."""
+    m = _CARD_HEAD.search(text)
+    return m.group(1) if m else None
 
 
 @dataclass(frozen=True, slots=True)

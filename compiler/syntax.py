@@ -90,15 +90,35 @@ def _terminal_word(name: str) -> str:
 
 
 def _keyword_terminals() -> dict[str, str]:
-    """Keyword text -> terminal name, for the words that start statements."""
+    """Keyword text -> terminal name: every word the grammar spells out."""
     return {t.pattern.value: t.name for t in parser().terminals
             if t.pattern.type == "str" and t.pattern.value.isidentifier()}
 
 
-_STATEMENT_KEYWORDS = frozenset("""
-    collection field source doi published preprint background conditions input output param let
-    law constraint counterfactual fixed evaluation identification adaptive set scale rebalance
-    magnitude""".split())
+@functools.lru_cache(maxsize=1)
+def keywords() -> frozenset[str]:
+    """Every keyword of the language (a name may not be one, E202)."""
+    return frozenset(_keyword_terminals())
+
+
+@functools.lru_cache(maxsize=1)
+def statement_keywords() -> frozenset[str]:
+    """The keywords that start a statement of the card or of its
+    counterfactual block: the first word of each alternative of the
+    grammar's `_stmt` and `_mutation`."""
+    rules: dict[str, list] = {}
+    for rule in parser().rules:
+        rules.setdefault(rule.origin.name, []).append(rule)
+    words = {t.name: t.pattern.value for t in parser().terminals if t.pattern.type == "str"}
+
+    def first(name: str) -> set[str]:
+        out: set[str] = set()
+        for rule in rules[name]:
+            head = rule.expansion[0]
+            out |= ({words[head.name]} if head.name in words else set()) if head.is_term else first(head.name)
+        return out
+
+    return frozenset(first("_stmt") | first("_mutation"))
 
 
 def describe_expected(expected: set[str]) -> str:
@@ -108,7 +128,7 @@ def describe_expected(expected: set[str]) -> str:
     if _EXPRESSION_START <= names:
         words.append("an expression")
         names -= _EXPRESSION_START
-    statement_words = {_terminal_word(n) for n in names} & {f"`{k}`" for k in _STATEMENT_KEYWORDS}
+    statement_words = {_terminal_word(n) for n in names} & {f"`{k}`" for k in statement_keywords()}
     if len(statement_words) > 3:
         words.append("a statement")
         names = {n for n in names if _terminal_word(n) not in statement_words}
@@ -180,7 +200,7 @@ def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Repor
     hints = [f"found {found}; expected {describe_expected(expected)}"]
     # A keyword read as a name because an expression was still open:
     # `law F = a /` followed by `counterfactual "..." {`.
-    if shifted and shifted[-1].type == "NAME" and str(shifted[-1]) in _STATEMENT_KEYWORDS:
+    if shifted and shifted[-1].type == "NAME" and str(shifted[-1]) in statement_keywords():
         kw = shifted[-1]
         before = _text_before(source, kw)
         if before and before[-1] in "+-*/^=(,<>":

@@ -139,11 +139,16 @@ class CompiledCard:
         xs = [np.ascontiguousarray(inputs[n], dtype=np.float64) for n in self.input_names]
         n = len(xs[0]) if xs else 1
         ys = [np.empty(n, dtype=np.float64) for _ in self.data.outputs]
-        if n >= _parallel_min_points() and hasattr(self.module, f"env_{env}_parallel"):
-            with _PARALLEL_LOCK:
-                self.kernel(env, parallel=True)(*xs, *ys)
-        else:
-            self.kernel(env)(*xs, *ys)
+        try:
+            if n >= _parallel_min_points() and hasattr(self.module, f"env_{env}_parallel"):
+                with _PARALLEL_LOCK:
+                    self.kernel(env, parallel=True)(*xs, *ys)
+            else:
+                self.kernel(env)(*xs, *ys)
+        except Exception as exc:  # point the failure back at the card (compiler/sourcemap.py)
+            from .compiler.sourcemap import annotate
+            raise annotate(exc, self.folder / "simulator.py", self.manifest.source_map,
+                           self.manifest.source_path)
         return dict(zip(self.output_names, ys))
 
     def noise_models(self, override: Optional[float] = None) -> dict[str, Optional[NoiseSpec]]:

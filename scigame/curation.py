@@ -34,6 +34,7 @@ from typing import Any, Literal, Optional, Sequence
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from .compiler.functions import FUNCTIONS
 from .llm.client import ChatClient
 from .llm.conversation import MAX_CORRECTIONS, converse, correction, model_check
 from .llm.prompts import reply_object
@@ -408,9 +409,6 @@ def verify_anchors(card_text: str, provenance: Any, source_lines: Sequence[str])
 
 # ---- linting ---------------------------------------------------------------------------
 
-_CARD_NAME = re.compile(r"\bcard\s+([A-Za-z_][A-Za-z0-9_]*)")
-
-
 def card_problems(card_text: str, path: str) -> list[str]:
     """Lint errors and warnings of card text, one line each, and what a
     clean card lacks to be a Temporal card."""
@@ -481,9 +479,8 @@ R and A in the output's unit, L relative (`2%`).
 intermediate quantity. `law OUTPUT = EXPR`: exactly one per output.
 - Units in pint syntax inside brackets: `[m/s]`, `[W/m^2]`, `[mol/L]`, `[1]` or nothing for \
 dimensionless; no offset units (use K, not degC).
-- Expressions: + - * / ^ and parentheses; functions sin cos tan asin acos atan atan2 sinh cosh \
-tanh exp log log10 sqrt cbrt abs min max step sign; the constant pi. Every law must be \
-dimensionally consistent; a base with a unit may only be raised to a constant power.
+- Expressions: + - * / ^ and parentheses; functions """ + " ".join(FUNCTIONS) + """; the constant pi. \
+Every law must be dimensionally consistent; a base with a unit may only be raised to a constant power.
 - Exactly one `counterfactual "LABEL" { ... }`: a deliberate, dimensionally consistent change of \
 the law, distinguishable from the original over the domain: `set PARAM = NUMBER`, `scale PARAM by \
 FACTOR`, `rebalance PARAM` (re-derive a param's unit after changing an exponent), `law OUTPUT = \
@@ -642,8 +639,8 @@ def _read_source(source_path: Path) -> str:
 
 
 def _draft_problems(extraction: Extraction, lines: list[str]) -> tuple[Optional[str], list[str]]:
-    m = _CARD_NAME.search(extraction.card)
-    name = m.group(1) if m else None
+    from .compiler.source import declared_card_name
+    name = declared_card_name(extraction.card)
     path = f"{name or 'draft'}.sci"
     problems = card_problems(extraction.card, path)
     problems += verify_anchors(extraction.card, extraction.provenance, lines)

@@ -15,6 +15,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 
 from .compiler.artifact import CompiledCardData, InputSpec
+from .compiler.semantics import COMPARISONS
 
 
 class Rejection(ValueError):
@@ -124,8 +125,7 @@ def check_proposal(data: CompiledCardData, inputs: Mapping[str, object],
             except PredictorInvalid as exc:
                 reasons.append(f"the constraint `{c.text}` cannot be evaluated: {exc.reason}")
                 continue
-            ok = {"<": np.less, "<=": np.less_equal, ">": np.greater,
-                  ">=": np.greater_equal}[c.op](both["l"], both["r"])
+            ok = COMPARISONS[c.op](both["l"], both["r"])
             if not np.all(ok):
                 i = int(np.flatnonzero(~ok)[0])
                 point = ", ".join(f"{n}={_fmt(values[n][i])}" for n in names)

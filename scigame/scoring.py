@@ -19,6 +19,7 @@ from typing import Optional
 import numpy as np
 from pydantic import BaseModel
 
+from .compiler.semantics import scaled_errors  # noqa: F401 (the scaled error, defined once)
 from .predictor import PredictorInvalid, evaluate_predictor, parse_predictor_json, validate_predictor
 
 
@@ -47,11 +48,6 @@ class Score(BaseModel):
     ps_ood: Optional[float] = None
     weak_ood: Optional[bool] = None
     form_credit: float = 0.0  # mean over outputs; 0 for an invalid predictor
-
-
-def scaled_errors(predicted: np.ndarray, truth: np.ndarray, tol_abs: float, tol_rel: float) -> np.ndarray:
-    """e = |ĝ − g| / (a + λ|g|), elementwise."""
-    return np.abs(predicted - truth) / (tol_abs + tol_rel * np.abs(truth))
 
 
 def prediction_score(errors: list[np.ndarray]) -> float:

@@ -1,7 +1,9 @@
 """The runtime surface of generated simulators.
 
-A generated simulator module imports these names and nothing else; this
-list is the whole contract between the code generator and the runtime.
+A generated simulator module imports these names and nothing else. The
+list is the compiler's `RUNTIME_NAMES`, derived from the card-function
+table (compiler/functions.py); `exported` is that contract, and
+tests/test_functions.py checks that every name in it is defined here.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ import math
 import numpy as np
 from numba import njit, prange
 
-exported = ["njit", "prange", "math", "np", "step", "sign"]
+from .compiler.functions import RUNTIME_NAMES
+
+exported = list(RUNTIME_NAMES)
+__all__ = exported
 
 #: From this many points on, a kernel call uses the parallel twin: below it,
 #: starting threads costs more than it saves (and the episodes' small calls

@@ -1,0 +1,120 @@
+"""The card language's functions, in one table.
+
+Every consumer derives what it needs from `FUNCTIONS`: the checker its
+arities and dimension rules, the reference evaluator (`model.evaluate`) the
+numpy meaning, the code generator the call it writes into numba kernels (and
+with it the runtime names a generated simulator imports), curation's prompt
+and lint's E203 hint the list of names. `docs/language.md` describes the
+same table in words (tests/test_functions.py holds them together).
+
+This module imports numpy only: the simulator runtime (`scigame.simrt`)
+reads `RUNTIME_NAMES` from it without pulling in pint or Lark.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class CardFunction:
+    """One function of the card language.
+
+    Dimension rule: `args` says what the arguments must be ("dimensionless";
+    "same": all of one dimension; "any"), `power` what the result is: the
+    first argument's dimension to that power, or dimensionless for None.
+    """
+
+    name: str
+    min_args: int
+    max_args: Optional[int]  # None: any number from min_args on
+    args: str  # dimensionless | same | any
+    power: Optional[Fraction]
+    numpy: Callable[..., Any]  # the reference evaluator's meaning, on numbers or arrays
+    numba: str  # what a kernel calls: a builtin or a name the runtime exports (`math.sin`)
+    sympy: Callable[[Any], Callable]  # sympy module -> the function of the same meaning
+    libm: bool = False  # a point costs a libm call (see emit._costly)
+
+    @property
+    def arity_text(self) -> str:
+        """`1 argument`, `2 arguments`, `2 or more arguments` (for E204)."""
+        lo = self.min_args
+        if lo == self.max_args:
+            return f"{lo} argument" + ("s" if lo > 1 else "")
+        return f"{lo} or more arguments"
+
+    def takes(self, count: int) -> bool:
+        return count >= self.min_args and (self.max_args is None or count <= self.max_args)
+
+    def result_dim(self, first):
+        """The result's dimension given the first argument's (None: unknown)."""
+        from .units import DIMENSIONLESS
+        if self.power is None:
+            return DIMENSIONLESS
+        return first ** self.power if first is not None else None
+
+    def sympy_function(self) -> Callable:
+        """The same function in sympy (imported only when asked for)."""
+        import sympy
+        return self.sympy(sympy)
+
+
+def _unary(fn: Callable) -> Callable:
+    return lambda x: fn(np.asarray(x, dtype=float))
+
+
+def _fold(fn: Callable) -> Callable:
+    def folded(*args):
+        out = args[0]
+        for a in args[1:]:
+            out = fn(out, a)
+        return out
+    return folded
+
+
+def _step(x):
+    return np.where(x > 0, 1.0, 0.0)
+
+
+_KEEP, _DIMLESS = Fraction(1), None
+
+
+def _f(name, lo, hi, args, power, numpy, numba, sympy=None, libm=False) -> CardFunction:
+    return CardFunction(name, lo, hi, args, power, numpy, numba,
+                        sympy or (lambda s, name=name: getattr(s, name)), libm)
+
+
+def _transcendental(name: str, numpy_fn, sympy=None) -> CardFunction:
+    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(numpy_fn), f"math.{name}", sympy, libm=True)
+
+
+_TABLE = (
+    _transcendental("sin", np.sin), _transcendental("cos", np.cos), _transcendental("tan", np.tan),
+    _transcendental("asin", np.arcsin), _transcendental("acos", np.arccos),
+    _transcendental("atan", np.arctan),
+    _f("atan2", 2, 2, "same", _DIMLESS, np.arctan2, "math.atan2", libm=True),
+    _transcendental("sinh", np.sinh), _transcendental("cosh", np.cosh), _transcendental("tanh", np.tanh),
+    _transcendental("exp", np.exp), _transcendental("log", np.log), _transcendental("log10", np.log10, lambda s: lambda a: s.log(a, 10)),
+    _f("sqrt", 1, 1, "any", Fraction(1, 2), _unary(np.sqrt), "math.sqrt"),
+    _f("cbrt", 1, 1, "any", Fraction(1, 3), _unary(np.cbrt), "np.cbrt",
+       lambda s: lambda a: s.real_root(a, 3), libm=True),
+    _f("abs", 1, 1, "any", _KEEP, _unary(np.abs), "abs", lambda s: s.Abs),
+    _f("min", 2, None, "same", _KEEP, _fold(np.minimum), "min", lambda s: s.Min),
+    _f("max", 2, None, "same", _KEEP, _fold(np.maximum), "max", lambda s: s.Max),
+    _f("step", 1, 1, "any", _DIMLESS, _unary(_step), "step",
+       lambda s: lambda a: s.Piecewise((1, a > 0), (0, True))),
+    _f("sign", 1, 1, "any", _DIMLESS, _unary(np.sign), "sign"),
+)
+
+#: name -> the function, in the order the language's documentation lists them.
+FUNCTIONS: dict[str, CardFunction] = {f.name: f for f in _TABLE}
+
+#: What a generated simulator imports from the runtime: the kernel decorator
+#: and loop, then every module or function the kernels' calls name.
+RUNTIME_NAMES: tuple[str, ...] = ("njit", "prange") + tuple(dict.fromkeys(
+    f.numba.split(".")[0] for f in _TABLE if not hasattr(builtins, f.numba)))
