@@ -172,3 +172,13 @@ def test_a_keyword_cannot_name_a_quantity(word):
 ])
 def test_declared_card_name(text, name):
     assert declared_card_name(text) == name
+
+
+def test_every_card_function_is_a_predictor_op():
+    """A law's tree writes a card function call as the predictor op of the same
+    name (compiler/trees.py), so each must exist there with a matching arity."""
+    from scigame.compiler.functions import FUNCTIONS
+    from scigame.compiler.predictor_ops import OP_TABLE
+
+    missing = sorted(set(FUNCTIONS) - set(OP_TABLE))
+    assert not missing, f"card functions with no predictor op: {missing}"
