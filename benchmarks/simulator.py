@@ -76,7 +76,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         grav = scigame.load_card(REPO / "cards/historical/gravitation.sci", cache_dir=tmp)
         snell = scigame.load_card(REPO / "cards/historical/snell.sci", cache_dir=tmp)
-        m1, m2, r = rng.uniform(1, 1000, n), rng.uniform(1, 1000, n), rng.uniform(0.5, 20, n)
+        m1, m2, r = rng.uniform(1, 1000, n), rng.uniform(1, 1000, n), rng.uniform(0.6, 20, n)  # spheres of lead up to 1000 kg do not overlap
         th = rng.uniform(0, 80, n)
         out = np.empty(n)
         k_grav, p_grav = grav.kernel("original"), grav.kernel("original", parallel=True)

@@ -35,6 +35,10 @@ _MATH = {"sin": "math.sin", "cos": "math.cos", "tan": "math.tan", "asin": "math.
          "sqrt": "math.sqrt", "cbrt": "np.cbrt", "abs": "abs", "step": "step", "sign": "sign",
          "atan2": "math.atan2", "min": "min", "max": "max"}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
+#: Powers LLVM rewrites in numba's loop even without fast-math (pow(x, 2) is
+#: x*x, pow(x, -1) is 1/x, pow(x, 0.5) a square root), written so in the
+#: source, so that the kernel run as Python (scigame.simrt) gives the same bits.
+_POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "math.sqrt({0})"}
 _SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEX = re.compile(r"[0-9a-f]{64}\Z")
 
@@ -103,7 +107,8 @@ class _Kernel:
             code = f"-{inner}"
         elif isinstance(e, TBinary):
             left, right = self.operand(e.left), self.operand(e.right)
-            code = f"{left} {_BINARY[e.op]} {right}"
+            code = _POWERS.get(right, "{0} ** {1}") if e.op == "pow" else f"{{0}} {_BINARY[e.op]} {{1}}"
+            code = code.format(left, right)
         else:
             assert isinstance(e, TCall)
             args = [self.operand(a) for a in e.args]

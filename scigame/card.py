@@ -212,7 +212,7 @@ def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:
         return False
     card = CompiledCard(folder)
     for env in ENVIRONMENTS:
-        card.kernel(env)(*([np.ones(1)] * (len(card.data.inputs) + len(card.data.outputs))))
+        card.kernel(env).dispatcher(*([np.ones(1)] * (len(card.data.inputs) + len(card.data.outputs))))
     return True
 
 
