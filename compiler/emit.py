@@ -8,7 +8,8 @@ The module holds one numba kernel per environment, `env_original` and
 and, for a world whose points cost libm calls (transcendental functions,
 non-integer powers), a twin `env_original_parallel` that shares the points
 out over threads (numba compiles it only when it is first called, for large
-inputs).
+inputs) and, where numpy has every function it calls, an array twin
+`env_original_array` of numpy ufuncs (`compiler/emit_array.py`).
 
 Safety: nothing the card author wrote reaches the generated text as code.
 Inputs become `x0, x1, ...` and `a0, a1, ...`, lets `l0, l1, ...`,
@@ -107,40 +108,36 @@ class _Kernel:
             code = f"-{inner}"
         elif isinstance(e, TBinary):
             left, right = self.operand(e.left), self.operand(e.right)
-            code = _POWERS.get(right, "{0} ** {1}") if e.op == "pow" else f"{{0}} {_BINARY[e.op]} {{1}}"
-            code = code.format(left, right)
+            code = self.power(left, right) if e.op == "pow" else f"{left} {_BINARY[e.op]} {right}"
         else:
             assert isinstance(e, TCall)
             args = [self.operand(a) for a in e.args]
-            fn = _MATH[e.fn]
             if e.fn in ("min", "max") and len(args) > 2:
                 acc = args[0]
                 for a in args[1:]:
                     t = self.temp()
-                    self.w.writeline(f"{t} = {fn}({acc}, {a})", e.span)
+                    self.w.writeline(f"{t} = {self.call(e.fn, [acc, a])}", e.span)
                     acc = t
                 return acc
-            code = f"{fn}({', '.join(args)})"
+            code = self.call(e.fn, args)
         t = self.temp()
         self.w.writeline(f"{t} = {code}", e.span)
         return t
 
-    def emit(self, fn_name: str, parallel: bool = False) -> None:
-        """The kernel; with `parallel`, its points are shared out over
-        threads (numba's prange: the same arithmetic on every point, so the
-        same bits as the serial kernel)."""
+    def call(self, fn: str, args: list[str]) -> str:
+        return f"{_MATH[fn]}({', '.join(args)})"
+
+    def power(self, left: str, right: str) -> str:
+        return _POWERS.get(right, "{0} ** {1}").format(left, right)
+
+    def body(self, index: str) -> None:
+        """Inputs to SI, the lets the laws need, each output back to its unit;
+        `index` selects a point (`[i]`) or all of them (`[:]`)."""
         card, w = self.card, self.w
-        xs = [f"x{i}" for i in range(len(card.inputs))]
-        ys = [f"y{j}" for j in range(len(card.outputs))]
-        flags = ", parallel=True" if parallel else ""
-        w.writeline(f"@njit(cache=True, error_model=\"numpy\", nogil=True{flags})")
-        w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
-        w.indent()
-        w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
-        w.indent()
         for i, s in enumerate(card.inputs):
             factor = s.unit.si_factor
-            w.writeline(f"a{i} = x{i}[i]" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
+            load = f"x{i}" + ("" if index == "[:]" else index)
+            w.writeline(f"a{i} = {load}" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
         needed = set()
         frontier = set().union(*(refs(law) for law in self.env.laws.values())) if self.env.laws else set()
         lets = dict(self.env.lets)
@@ -160,8 +157,23 @@ class _Kernel:
             law = self.env.laws[out.name]
             value = self.operand(law)
             factor = out.unit.si_factor
-            w.writeline(f"y{j}[i] = {value}" + ("" if factor == 1.0 else f" / {_literal(factor)}"),
+            w.writeline(f"y{j}{index} = {value}" + ("" if factor == 1.0 else f" / {_literal(factor)}"),
                         card.law_spans[(self.env.name, out.name)])
+
+    def emit(self, fn_name: str, parallel: bool = False) -> None:
+        """The kernel; with `parallel`, its points are shared out over
+        threads (numba's prange: the same arithmetic on every point, so the
+        same bits as the serial kernel)."""
+        card, w = self.card, self.w
+        xs = [f"x{i}" for i in range(len(card.inputs))]
+        ys = [f"y{j}" for j in range(len(card.outputs))]
+        flags = ", parallel=True" if parallel else ""
+        w.writeline(f"@njit(cache=True, error_model=\"numpy\", nogil=True{flags})")
+        w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
+        w.indent()
+        w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
+        w.indent()
+        self.body("[i]")
         w.outdent()
         w.outdent()
         w.writeline("")
@@ -171,6 +183,8 @@ class _Kernel:
 def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[tuple[int, int, int]]]:
     """The simulator module's source text and its source map
     (generated line, card line, card column). Deterministic."""
+    from .emit_array import emit_array_twin, has_array_twin
+
     if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
         raise ValueError("card name or hash is not safe to place in a comment")
     w = CodeWriter()
@@ -190,6 +204,8 @@ def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[
         _Kernel(card, env, w).emit(f"env_{env.name}")
         if _costly(env):
             _Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
+            if has_array_twin(env):
+                emit_array_twin(card, env, w)
     return w.text(), w.source_map
 
 

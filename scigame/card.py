@@ -134,12 +134,22 @@ class CompiledCard:
 
     def run_kernel(self, env: str, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The exact simulator on already-validated float arrays (no checks).
-        Large inputs go to the parallel kernel, one call at a time (numba's
-        portable thread pool serves one caller at a time)."""
+        Large inputs of a world that costs libm calls go to its array twin
+        (numpy's vectorised functions, on threads; within a few units in the
+        last place of the kernel), else to its parallel kernel, one call at a
+        time (numba's portable thread pool serves one caller at a time)."""
         xs = [np.ascontiguousarray(inputs[n], dtype=np.float64) for n in self.input_names]
         n = len(xs[0]) if xs else 1
         ys = [np.empty(n, dtype=np.float64) for _ in self.data.outputs]
-        if n >= _parallel_min_points() and hasattr(self.module, f"env_{env}_parallel"):
+        from .simrt import PARALLEL_MIN_POINTS, run_array
+        array_twin = getattr(self.module, f"env_{env}_array", None)
+        if n >= PARALLEL_MIN_POINTS and array_twin is not None:
+            try:
+                run_array(array_twin, xs, ys)
+                return dict(zip(self.output_names, ys))
+            except (ArithmeticError, ValueError, TypeError):
+                pass  # a constant Python refuses (1/0 among literals): the kernel's IEEE answer
+        if n >= PARALLEL_MIN_POINTS and hasattr(self.module, f"env_{env}_parallel"):
             with _PARALLEL_LOCK:
                 self.kernel(env, parallel=True)(*xs, *ys)
         else:
@@ -196,11 +206,6 @@ class CompiledCard:
 
 
 _PARALLEL_LOCK = threading.Lock()
-
-
-def _parallel_min_points() -> int:
-    from .simrt import PARALLEL_MIN_POINTS
-    return PARALLEL_MIN_POINTS
 
 
 def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:

@@ -54,6 +54,9 @@ _ALLOWED_NAMES = {
     "prange", "parallel", "env_original_parallel", "env_counterfactual_parallel",
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp", "log",
     "log10", "sqrt", "cbrt", "abs", "min", "max",
+    # array twins: numpy's names for the same functions
+    "env_original_array", "env_counterfactual_array", "arcsin", "arccos", "arctan", "arctan2", "power",
+    "where",
 }
 
 

@@ -1,0 +1,63 @@
+"""The array twin of a kernel: one world's laws as numpy ufuncs on whole arrays.
+
+    env_original_array(x0, ..., y0, ...)   # no loop: every point at once
+
+Emitted (next to the numba kernel, by `emit.emit_simulator`) for a world
+whose points cost libm calls, where numpy's vectorised transcendental
+functions beat a loop of libm calls; `scigame.simrt.run_array` runs it over
+cache-sized chunks on threads for large inputs. The arithmetic is the
+kernel's, operation for operation; the functions are numpy's, within a few
+units in the last place of libm's. min and max keep numba's (and Python's)
+rule for NaN, `step` and `sign` their scalar definitions. A world calling a
+function with no numpy twin here gets no array twin.
+"""
+
+from __future__ import annotations
+
+from .model import CheckedCard, Environment, TBinary, TCall, TExpr, TUnary
+from .emit import CodeWriter, _Kernel
+
+_NUMPY = {"sin": "np.sin({0})", "cos": "np.cos({0})", "tan": "np.tan({0})", "asin": "np.arcsin({0})",
+          "acos": "np.arccos({0})", "atan": "np.arctan({0})", "sinh": "np.sinh({0})",
+          "cosh": "np.cosh({0})", "tanh": "np.tanh({0})", "exp": "np.exp({0})", "log": "np.log({0})",
+          "log10": "np.log10({0})", "sqrt": "np.sqrt({0})", "cbrt": "np.cbrt({0})", "abs": "np.abs({0})",
+          "atan2": "np.arctan2({0}, {1})", "sign": "np.sign({0})",
+          "step": "np.where({0} > 0.0, 1.0, np.where({0} != {0}, {0}, 0.0))",
+          # numba's min(a, b) is `b if b < a else a`, as Python's: a NaN first stays
+          "min": "np.where({1} < {0}, {1}, {0})", "max": "np.where({1} > {0}, {1}, {0})"}
+_POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "np.sqrt({0})"}
+
+
+class _ArrayKernel(_Kernel):
+    def call(self, fn: str, args: list[str]) -> str:
+        return _NUMPY[fn].format(*args)
+
+    def power(self, left: str, right: str) -> str:
+        return _POWERS.get(right, "np.power({0}, {1})").format(left, right)
+
+
+def has_array_twin(env: Environment) -> bool:
+    """Does every function this world calls have a numpy twin?"""
+    stack: list[TExpr] = list(env.laws.values()) + [e for _, e in env.lets]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, TCall):
+            if e.fn not in _NUMPY:
+                return False
+            stack.extend(e.args)
+        elif isinstance(e, TBinary):
+            stack.extend((e.left, e.right))
+        elif isinstance(e, TUnary):
+            stack.append(e.operand)
+    return True
+
+
+def emit_array_twin(card: CheckedCard, env: Environment, w: CodeWriter) -> None:
+    xs = [f"x{i}" for i in range(len(card.inputs))]
+    ys = [f"y{j}" for j in range(len(card.outputs))]
+    w.writeline(f"def env_{env.name}_array({', '.join(xs + ys)}):")
+    w.indent()
+    _ArrayKernel(card, env, w).body("[:]")
+    w.outdent()
+    w.writeline("")
+    w.writeline("")
