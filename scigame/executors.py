@@ -11,8 +11,8 @@ run gets (`make_executor`):
              client (an LLM player's HTTP connection pool: `factory.aclose`),
              whose work is waiting on the network, not the CPU.
     process  `workers` worker processes (forkserver). Each worker receives
-             the player factory once and loads each compiled card once (its
-             numba kernels from the disk cache), then plays the episodes it
+             the player factory once and loads each compiled card once, then
+             plays the episodes it
              is sent. Only the episode key and the card folder cross over;
              the episode comes back as JSON.
     ray      Ray tasks (`--executor ray [--ray-address ADDR]`, the `ray`
@@ -124,9 +124,11 @@ def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
 
 #: Imported once by the fork server, before it forks the workers: what every
 #: episode needs (scoring's sympy, the baseline's scipy), so N workers do not
-#: each import it on a machine with no core to spare.
+#: each import it on a machine with no core to spare. Not numba: an episode's
+#: observations are a few points each, which kernels compute without it
+#: (scigame/simrt.py).
 _PRELOAD = ["scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
-            "scigame.failure", "scigame.players.baseline", "numba", "sympy", "scipy.optimize"]
+            "scigame.failure", "scigame.players.baseline", "sympy", "scipy.optimize"]
 
 
 class ProcessExecutor:

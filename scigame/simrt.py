@@ -29,7 +29,6 @@ values are within a few units in the last place of the kernel's.
 from __future__ import annotations
 
 import math
-import os
 import threading
 import types
 
@@ -146,35 +145,28 @@ def run_array(fn, xs, ys, threads: int | None = None) -> None:
     n = ys[0].shape[0]
     bounds = [(s, min(s + ARRAY_CHUNK, n)) for s in range(0, n, ARRAY_CHUNK)]
 
-    def work(part):
-        with np.errstate(all="ignore"):
-            for s, e in part:
-                fn(*(x[s:e] for x in xs), *(y[s:e] for y in ys))
+    errors: list[BaseException] = []
 
-    threads = max(1, min(threads or _cores(), len(bounds)))
-    if threads == 1:
-        work(bounds)
-        return
+    def work(part):
+        try:
+            with np.errstate(all="ignore"):
+                for s, e in part:
+                    fn(*(x[s:e] for x in xs), *(y[s:e] for y in ys))
+        except Exception as exc:  # raised in the caller's thread, below
+            errors.append(exc)
+
+    if threads is None:
+        from .executors import available_cores
+        threads = available_cores()
+    threads = max(1, min(threads, len(bounds)))
     workers = [threading.Thread(target=work, args=(bounds[i::threads],)) for i in range(1, threads)]
     for t in workers:
         t.start()
-    try:
-        work(bounds[0::threads])
-    finally:
-        for t in workers:
-            t.join()
-
-
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def array_step(x):
-    """`step` on arrays: 1 where x > 0, else 0; NaN stays NaN."""
-    return np.where(x > 0.0, 1.0, np.where(np.isnan(x), x, 0.0))
+    work(bounds[0::threads])
+    for t in workers:
+        t.join()
+    if errors:
+        raise errors[0]
 
 
 @njit(cache=True, error_model="numpy")

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from scigame.card import load_card
-from scigame.simrt import PYTHON_MAX_POINTS, Kernel, njit
+from scigame.simrt import ARRAY_CHUNK, PYTHON_MAX_POINTS, Kernel, njit, run_array
 
 REPO = Path(__file__).resolve().parent.parent
 # the bundled cards and the Feynman-style benchmark cards (powers, roots, exponentials)
@@ -113,3 +113,16 @@ def test_few_points_import_no_numba_and_more_do(tmp_path):
     import math
     expected = math.degrees(math.asin(math.sin(math.radians(1.0)) / 1.5))
     assert run["first"] == [pytest.approx(expected, rel=1e-14)] * 2
+
+
+def test_an_error_in_a_chunk_is_raised_in_the_caller():
+    # e.g. a division by zero among constants, which Python refuses: run_kernel then asks numba
+    def twin(x0, y0):  # only the fourth of five chunks raises, in the second thread
+        y0[:] = float(x0[0]) / 0.0 if 1.1 < x0[0] < 1.5 else x0
+
+    x = np.linspace(0.0, 2.0, 5 * ARRAY_CHUNK)
+    with pytest.raises(ZeroDivisionError):
+        run_array(twin, [x], [np.empty_like(x)], threads=2)
+    y = np.empty_like(x)
+    run_array(lambda x0, y0: np.multiply(x0, 2.0, out=y0), [x], [y], threads=2)
+    assert np.array_equal(y, 2.0 * x)  # every chunk written, by one thread or the other
