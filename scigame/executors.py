@@ -113,6 +113,11 @@ def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]
     return episode.model_dump_json()
 
 
+def _worker_ready() -> int:
+    """Nothing: a task that makes the pool start a worker."""
+    return os.getpid()
+
+
 def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
     try:
         return dumps(factory)
@@ -149,6 +154,16 @@ class ProcessExecutor:
         self.slots = max(1, workers)
         self.pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
                                         initializer=_worker_init, initargs=(payload, os.getpid()))
+        # start the workers now, in the background: the fork server's imports
+        # then overlap with the runner compiling its cards, not delay the first episode
+        threading.Thread(target=self._start_workers, daemon=True).start()
+
+    def _start_workers(self) -> None:
+        try:
+            for f in [self.pool.submit(_worker_ready) for _ in range(self.slots)]:
+                f.result()
+        except Exception:  # a pool shut down or broken meanwhile: play() reports it
+            pass
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         loop = asyncio.get_running_loop()
