@@ -8,16 +8,17 @@ Importing a simulator imports no numba. `njit` wraps each kernel in a
 
 - numba's compiled loop (`Kernel.dispatcher`), compiled or loaded from
   numba's disk cache on first use; numba and its compiler are imported then;
-- for a few points while numba is not loaded yet, the kernel's own Python
-  code on Python floats: the same operations in the same order, on the same
-  libm (`math.sin` is the C library's `sin`, as in numba's loop). A call
-  that would raise in Python (a division by zero, a domain error, an
-  overflow in `**`) is handed to numba instead, whose IEEE results
-  (inf, NaN) are the law's.
+- for a few points while this kernel's numba code is not loaded, the
+  kernel's own Python code on Python floats: the same operations in the
+  same order, on the same libm (`math.sin` is the C library's `sin`, as in
+  numba's loop). A call that would raise in Python (a division by zero, a
+  domain error, an overflow in `**`, a negative number to a fractional
+  power, which Python makes complex) is handed to numba instead, whose IEEE
+  results (inf, NaN) are the law's.
 
 So a one-point `scigame simulate` or an episode's observations never pay
 numba's import. `tests/test_simrt.py` checks the two ways agree bit for bit
-on every bundled card.
+on every bundled card and every card in `benchmarks/feynman/`.
 
 A world whose points cost libm calls may also have an array twin
 (`env_<world>_array`, numpy ufuncs on whole arrays); `run_array` runs it over
@@ -95,9 +96,9 @@ class Kernel:
 
     def __call__(self, *args):
         if self._dispatcher is None:
-            if not all(isinstance(a, np.ndarray) for a in args):
-                return self._python_func(*args)  # a helper (step, sign) called from Python code
-            if args[-1].shape[0] <= PYTHON_MAX_POINTS and self._python(args):
+            if not any(isinstance(a, np.ndarray) for a in args):
+                return self._python_func(*args)  # a helper (step, sign) on floats, from Python code
+            if _few_floats(args) and self._python(args):
                 return None
         return self.dispatcher(*args)
 
@@ -113,6 +114,13 @@ class Kernel:
         except _PYTHON_ERRORS:
             return False
         return True
+
+
+def _few_floats(args) -> bool:
+    """Float64 vectors of at most PYTHON_MAX_POINTS points, as run_kernel passes
+    (other arrays get numba's typing: an integer array is computed in integers)."""
+    return all(isinstance(a, np.ndarray) and a.dtype == np.float64 and a.ndim == 1 for a in args) \
+        and args[-1].shape[0] <= PYTHON_MAX_POINTS
 
 
 def njit(*args, **options):
