@@ -14,7 +14,7 @@ function with no numpy twin here gets no array twin.
 
 from __future__ import annotations
 
-from .model import CheckedCard, Environment, TBinary, TCall, TExpr, TUnary
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary
 from .emit import CodeWriter, _Kernel
 
 _NUMPY = {"sin": "np.sin({0})", "cos": "np.cos({0})", "tan": "np.tan({0})", "asin": "np.arcsin({0})",
@@ -29,6 +29,21 @@ _POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "np.sqrt({0})"}
 
 
 class _ArrayKernel(_Kernel):
+    def operand(self, e: TExpr) -> str:
+        # x * 1 and x / 1 are x, bit for bit (numba's compiler drops them too):
+        # on arrays each is a pass over memory, so they are not written
+        if isinstance(e, TBinary) and e.op in ("mul", "div"):
+            pairs = [(e.right, e.left)] if e.op == "div" else [(e.left, e.right), (e.right, e.left)]
+            for one, other in pairs:
+                if self._is_one(one):
+                    return self.operand(other)
+        return super().operand(e)
+
+    def _is_one(self, e: TExpr) -> bool:
+        if isinstance(e, TRef) and e.role == "param":
+            return float(self.env.params[e.name].value) == 1.0
+        return isinstance(e, TConst) and float(e.value) == 1.0
+
     def call(self, fn: str, args: list[str]) -> str:
         return _NUMPY[fn].format(*args)
 
