@@ -8,7 +8,8 @@ The module holds one numba kernel per environment, `env_original` and
 and, for a world whose points cost libm calls (transcendental functions,
 non-integer powers), a twin `env_original_parallel` that shares the points
 out over threads (numba compiles it only when it is first called, for large
-inputs).
+inputs) and, where numpy has every function it calls, an array twin
+`env_original_array` of numpy ufuncs (`compiler/emit_array.py`).
 
 Safety: nothing the card author wrote reaches the generated text as code.
 Inputs become `x0, x1, ...` and `a0, a1, ...`, lets `l0, l1, ...`,
@@ -29,6 +30,10 @@ from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef
 from .source import Span
 
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
+#: Powers LLVM rewrites in numba's loop even without fast-math (pow(x, 2) is
+#: x*x, pow(x, -1) is 1/x, pow(x, 0.5) a square root), written so in the
+#: source, so that the kernel run as Python (scigame.simrt) gives the same bits.
+_POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "math.sqrt({0})"}
 _SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEX = re.compile(r"[0-9a-f]{64}\Z")
 
@@ -97,22 +102,49 @@ class _Kernel:
             code = f"-{inner}"
         elif isinstance(e, TBinary):
             left, right = self.operand(e.left), self.operand(e.right)
-            code = f"{left} {_BINARY[e.op]} {right}"
+            code = self.power(left, right) if e.op == "pow" else f"{left} {_BINARY[e.op]} {right}"
         else:
             assert isinstance(e, TCall)
             args = [self.operand(a) for a in e.args]
-            fn = FUNCTIONS[e.fn].numba
             if e.fn in ("min", "max") and len(args) > 2:
                 acc = args[0]
                 for a in args[1:]:
                     t = self.temp()
-                    self.w.writeline(f"{t} = {fn}({acc}, {a})", e.span)
+                    self.w.writeline(f"{t} = {self.call(e.fn, [acc, a])}", e.span)
                     acc = t
                 return acc
-            code = f"{fn}({', '.join(args)})"
+            code = self.call(e.fn, args)
         t = self.temp()
         self.w.writeline(f"{t} = {code}", e.span)
         return t
+
+    def call(self, fn: str, args: list[str]) -> str:
+        return f"{FUNCTIONS[fn].numba}({', '.join(args)})"
+
+    def power(self, left: str, right: str) -> str:
+        return _POWERS.get(right, "{0} ** {1}").format(left, right)
+
+    def body(self, index: str) -> None:
+        """Inputs to SI, the lets the laws need, each output back to its unit;
+        `index` selects a point (`[i]`) or all of them (`[:]`)."""
+        card, w = self.card, self.w
+        for i, s in enumerate(card.inputs):
+            factor = s.unit.si_factor
+            load = f"x{i}" + ("" if index == "[:]" else index)
+            w.writeline(f"a{i} = {load}" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
+        needed = law_uses(self.env.laws.values(), dict(self.env.lets))
+        for k, (name, expr) in enumerate(self.env.lets):
+            if name not in needed:
+                continue
+            value = self.operand(expr)
+            self.lets[name] = f"l{k}"
+            w.writeline(f"l{k} = {value}", expr.span)
+        for j, out in enumerate(card.outputs):
+            law = self.env.laws[out.name]
+            value = self.operand(law)
+            factor = out.unit.si_factor
+            w.writeline(f"y{j}{index} = {value}" + ("" if factor == 1.0 else f" / {_literal(factor)}"),
+                        card.law_spans[(self.env.name, out.name)])
 
     def emit(self, fn_name: str, parallel: bool = False) -> None:
         """The kernel; with `parallel`, its points are shared out over
@@ -127,22 +159,7 @@ class _Kernel:
         w.indent()
         w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
         w.indent()
-        for i, s in enumerate(card.inputs):
-            factor = s.unit.si_factor
-            w.writeline(f"a{i} = x{i}[i]" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
-        needed = law_uses(self.env.laws.values(), dict(self.env.lets))
-        for k, (name, expr) in enumerate(self.env.lets):
-            if name not in needed:
-                continue
-            value = self.operand(expr)
-            self.lets[name] = f"l{k}"
-            w.writeline(f"l{k} = {value}", expr.span)
-        for j, out in enumerate(card.outputs):
-            law = self.env.laws[out.name]
-            value = self.operand(law)
-            factor = out.unit.si_factor
-            w.writeline(f"y{j}[i] = {value}" + ("" if factor == 1.0 else f" / {_literal(factor)}"),
-                        card.law_spans[(self.env.name, out.name)])
+        self.body("[i]")
         w.outdent()
         w.outdent()
         w.writeline("")
@@ -152,6 +169,8 @@ class _Kernel:
 def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[tuple[int, int, int]]]:
     """The simulator module's source text and its source map
     (generated line, card line, card column). Deterministic."""
+    from .emit_array import emit_array_twin, has_array_twin
+
     if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
         raise ValueError("card name or hash is not safe to place in a comment")
     w = CodeWriter()
@@ -171,6 +190,8 @@ def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[
         _Kernel(card, env, w).emit(f"env_{env.name}")
         if _costly(env):
             _Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
+            if has_array_twin(env):
+                emit_array_twin(card, env, w)
     return w.text(), w.source_map
 
 

@@ -39,6 +39,9 @@ class CardFunction:
     numba: str  # what a kernel calls: a builtin or a name the runtime exports (`math.sin`)
     sympy: Callable[[Any], Callable]  # sympy module -> the function of the same meaning
     libm: bool = False  # a point costs a libm call (see emit._costly)
+    #: what an array twin writes (compiler/emit_array.py): numpy on whole
+    #: arrays, `{0}`, `{1}` the arguments; "" for no array form
+    array: str = ""
 
     @property
     def arity_text(self) -> str:
@@ -84,37 +87,44 @@ def _step(x):
 _KEEP, _DIMLESS = Fraction(1), None
 
 
-def _f(name, lo, hi, args, power, numpy, numba, sympy=None, libm=False) -> CardFunction:
+def _f(name, lo, hi, args, power, numpy, numba, sympy=None, libm=False, array="") -> CardFunction:
     return CardFunction(name, lo, hi, args, power, numpy, numba,
-                        sympy or (lambda s, name=name: getattr(s, name)), libm)
+                        sympy or (lambda s, name=name: getattr(s, name)), libm, array)
 
 
 def _transcendental(name: str, numpy_fn, sympy=None) -> CardFunction:
-    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(numpy_fn), f"math.{name}", sympy, libm=True)
+    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(numpy_fn), f"math.{name}", sympy, libm=True,
+              array=f"np.{numpy_fn.__name__}({{0}})")
 
 
 _TABLE = (
     _transcendental("sin", np.sin), _transcendental("cos", np.cos), _transcendental("tan", np.tan),
     _transcendental("asin", np.arcsin), _transcendental("acos", np.arccos),
     _transcendental("atan", np.arctan),
-    _f("atan2", 2, 2, "same", _DIMLESS, np.arctan2, "math.atan2", libm=True),
+    _f("atan2", 2, 2, "same", _DIMLESS, np.arctan2, "math.atan2", libm=True,
+       array="np.arctan2({0}, {1})"),
     _transcendental("sinh", np.sinh), _transcendental("cosh", np.cosh), _transcendental("tanh", np.tanh),
     _transcendental("exp", np.exp), _transcendental("log", np.log), _transcendental("log10", np.log10, lambda s: lambda a: s.log(a, 10)),
-    _f("sqrt", 1, 1, "any", Fraction(1, 2), _unary(np.sqrt), "math.sqrt"),
+    _f("sqrt", 1, 1, "any", Fraction(1, 2), _unary(np.sqrt), "math.sqrt", array="np.sqrt({0})"),
     _f("cbrt", 1, 1, "any", Fraction(1, 3), _unary(np.cbrt), "np.cbrt",
-       lambda s: lambda a: s.real_root(a, 3), libm=True),
-    _f("abs", 1, 1, "any", _KEEP, _unary(np.abs), "abs", lambda s: s.Abs),
-    _f("min", 2, None, "same", _KEEP, _fold(np.minimum), "min", lambda s: s.Min),
-    _f("max", 2, None, "same", _KEEP, _fold(np.maximum), "max", lambda s: s.Max),
+       lambda s: lambda a: s.real_root(a, 3), libm=True, array="np.cbrt({0})"),
+    _f("abs", 1, 1, "any", _KEEP, _unary(np.abs), "abs", lambda s: s.Abs, array="np.abs({0})"),
+    # numba's min(a, b) is `b if b < a else a`, as Python's: a NaN first stays
+    _f("min", 2, None, "same", _KEEP, _fold(np.minimum), "min", lambda s: s.Min,
+       array="np.where({1} < {0}, {1}, {0})"),
+    _f("max", 2, None, "same", _KEEP, _fold(np.maximum), "max", lambda s: s.Max,
+       array="np.where({1} > {0}, {1}, {0})"),
     _f("step", 1, 1, "any", _DIMLESS, _unary(_step), "step",
-       lambda s: lambda a: s.Piecewise((1, a > 0), (0, True))),
-    _f("sign", 1, 1, "any", _DIMLESS, _unary(np.sign), "sign"),
+       lambda s: lambda a: s.Piecewise((1, a > 0), (0, True)),
+       array="np.where({0} > 0.0, 1.0, np.where({0} != {0}, {0}, 0.0))"),
+    _f("sign", 1, 1, "any", _DIMLESS, _unary(np.sign), "sign", array="np.sign({0})"),
 )
 
 #: name -> the function, in the order the language's documentation lists them.
 FUNCTIONS: dict[str, CardFunction] = {f.name: f for f in _TABLE}
 
 #: What a generated simulator imports from the runtime: the kernel decorator
-#: and loop, then every module or function the kernels' calls name.
+#: and loop, then every module or function the kernels' (and array twins') calls name.
 RUNTIME_NAMES: tuple[str, ...] = ("njit", "prange") + tuple(dict.fromkeys(
-    f.numba.split(".")[0] for f in _TABLE if not hasattr(builtins, f.numba)))
+    [f.numba.split(".")[0] for f in _TABLE if not hasattr(builtins, f.numba)]
+    + [f.array.split(".")[0] for f in _TABLE if f.array]))

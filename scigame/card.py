@@ -134,22 +134,38 @@ class CompiledCard:
 
     def run_kernel(self, env: str, inputs: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The exact simulator on already-validated float arrays (no checks).
-        Large inputs go to the parallel kernel, one call at a time (numba's
-        portable thread pool serves one caller at a time)."""
+        Large inputs of a world that costs libm calls go to its array twin
+        (numpy's vectorised functions, on threads; within a few units in the
+        last place of the kernel), else to its parallel kernel, one call at a
+        time (numba's portable thread pool serves one caller at a time)."""
         xs = [np.ascontiguousarray(inputs[n], dtype=np.float64) for n in self.input_names]
         n = len(xs[0]) if xs else 1
         ys = [np.empty(n, dtype=np.float64) for _ in self.data.outputs]
         try:
-            if n >= _parallel_min_points() and hasattr(self.module, f"env_{env}_parallel"):
-                with _PARALLEL_LOCK:
-                    self.kernel(env, parallel=True)(*xs, *ys)
-            else:
-                self.kernel(env)(*xs, *ys)
+            self._fill(env, xs, ys)
         except Exception as exc:  # point the failure back at the card (compiler/sourcemap.py)
             from .compiler.sourcemap import annotate
             raise annotate(exc, self.folder / "simulator.py", self.manifest.source_map,
                            self.manifest.source_path)
         return dict(zip(self.output_names, ys))
+
+    def _fill(self, env: str, xs: list, ys: list) -> None:
+        """One world's kernel over the points: the array twin for many points
+        (where the world has one), else the prange twin, else the kernel."""
+        from .simrt import PARALLEL_MIN_POINTS, run_array
+        n = len(ys[0]) if ys else 0
+        array_twin = getattr(self.module, f"env_{env}_array", None)
+        if n >= PARALLEL_MIN_POINTS and array_twin is not None:
+            try:
+                run_array(array_twin, xs, ys)
+                return
+            except (ArithmeticError, ValueError, TypeError):
+                pass  # a constant Python refuses (1/0 among literals): the kernel's IEEE answer
+        if n >= PARALLEL_MIN_POINTS and hasattr(self.module, f"env_{env}_parallel"):
+            with _PARALLEL_LOCK:
+                self.kernel(env, parallel=True)(*xs, *ys)
+        else:
+            self.kernel(env)(*xs, *ys)
 
     def noise_models(self, override: Optional[float] = None) -> dict[str, Optional[NoiseSpec]]:
         """Each output's measurement noise: the card's own, or with `override`
@@ -203,11 +219,6 @@ class CompiledCard:
 _PARALLEL_LOCK = threading.Lock()
 
 
-def _parallel_min_points() -> int:
-    from .simrt import PARALLEL_MIN_POINTS
-    return PARALLEL_MIN_POINTS
-
-
 def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:
     """JIT both kernels of a compiled folder into numba's disk cache. An
     unchanged folder whose cache index is already there is left alone (so
@@ -217,7 +228,7 @@ def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:
         return False
     card = CompiledCard(folder)
     for env in ENVIRONMENTS:
-        card.kernel(env)(*([np.ones(1)] * (len(card.data.inputs) + len(card.data.outputs))))
+        card.kernel(env).dispatcher(*([np.ones(1)] * (len(card.data.inputs) + len(card.data.outputs))))
     return True
 
 

@@ -11,8 +11,8 @@ run gets (`make_executor`):
              client (an LLM player's HTTP connection pool: `factory.aclose`),
              whose work is waiting on the network, not the CPU.
     process  `workers` worker processes (forkserver). Each worker receives
-             the player factory once and loads each compiled card once (its
-             numba kernels from the disk cache), then plays the episodes it
+             the player factory once and loads each compiled card once, then
+             plays the episodes it
              is sent. Only the episode key and the card folder cross over;
              the episode comes back as JSON.
     ray      Ray tasks (`--executor ray [--ray-address ADDR]`, the `ray`
@@ -113,6 +113,11 @@ def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]
     return episode.model_dump_json()
 
 
+def _worker_ready() -> int:
+    """Nothing: a task that makes the pool start a worker."""
+    return os.getpid()
+
+
 def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
     try:
         return dumps(factory)
@@ -124,9 +129,11 @@ def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
 
 #: Imported once by the fork server, before it forks the workers: what every
 #: episode needs (scoring's sympy, the baseline's scipy), so N workers do not
-#: each import it on a machine with no core to spare.
+#: each import it on a machine with no core to spare. Not numba: an episode's
+#: observations are a few points each, which kernels compute without it
+#: (scigame/simrt.py).
 _PRELOAD = ["scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
-            "scigame.failure", "scigame.players.baseline", "numba", "sympy", "scipy.optimize"]
+            "scigame.failure", "scigame.players.baseline", "sympy", "scipy.optimize"]
 
 
 class ProcessExecutor:
@@ -147,6 +154,16 @@ class ProcessExecutor:
         self.slots = max(1, workers)
         self.pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
                                         initializer=_worker_init, initargs=(payload, os.getpid()))
+        # start the workers now, in the background: the fork server's imports
+        # then overlap with the runner compiling its cards, not delay the first episode
+        threading.Thread(target=self._start_workers, daemon=True).start()
+
+    def _start_workers(self) -> None:
+        try:
+            for f in [self.pool.submit(_worker_ready) for _ in range(self.slots)]:
+                f.result()
+        except Exception:  # a pool shut down or broken meanwhile: play() reports it
+            pass
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         loop = asyncio.get_running_loop()

@@ -125,7 +125,7 @@ def test_generated_simulators_import_exactly_the_runtime_names(every_function):
     assert imports == [(RUNTIME_MODULE, ", ".join(RUNTIME_NAMES))]
     called = set(re.findall(r"\b([A-Za-z_][A-Za-z0-9_]*)(?:\.[a-z0-9_]+)?\(", source)) - {"range", "prange"}
     called -= {"njit", "env_original", "env_counterfactual", "env_original_parallel",
-               "env_counterfactual_parallel"}
+               "env_counterfactual_parallel", "env_original_array", "env_counterfactual_array"}
     assert called <= set(RUNTIME_NAMES) | set(dir(builtins))
 
 
