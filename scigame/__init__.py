@@ -13,12 +13,6 @@ stays cheap (no numpy, numba or sympy until a name needs them).
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version as _version
-
-try:
-    __version__ = _version("scigame")
-except PackageNotFoundError:  # running from a source tree without an install
-    __version__ = "0.0.0+source"
 
 #: Each public name and the module that defines it.
 _EXPORTS = {
@@ -45,8 +39,20 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 
+def _version() -> str:
+    # importlib.metadata costs 50-100 ms: paid only when the version is asked for
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("scigame")
+    except PackageNotFoundError:  # running from a source tree without an install
+        return "0.0.0+source"
+
+
 def __getattr__(name: str):
     # lazy, so `scigame lint` does not pay for numba and the runtime
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'scigame' has no attribute {name!r}")
@@ -56,4 +62,4 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS})
+    return sorted({*globals(), *_EXPORTS, "__version__"})

@@ -8,7 +8,6 @@ import sys
 
 import click
 
-from . import __version__
 from .commands import cards, curate, evaluate, play, report, source
 from .commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 - the exit codes, for scripts
 from .errors import UserFacingError
@@ -48,7 +47,7 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="scigame")
+@click.version_option(None, "--version", "-V", prog_name="scigame", package_name="scigame")
 def main() -> None:
     """scigame: science cards compiled into paired discovery games for LLM agents.
 
