@@ -148,19 +148,21 @@ class ChatClient:
         """One completion; retries infrastructure faults (see module doc).
 
         While this endpoint's support for structured outputs is unknown, the
-        calls that carry a schema go one at a time (a lock): the first one
-        decides, and every later call knows the answer before it is sent."""
+        calls that carry a schema wait for the first one (a lock): it
+        decides, and every later call knows the answer before it is sent.
+        The calls that waited are sent side by side once it is decided, not
+        one at a time under the lock."""
         if schema is None or self._structured is not None:
             return await self._complete(messages, schema, schema_name)
         if self._negotiation is None:
             self._negotiation = asyncio.Lock()
         async with self._negotiation:
-            if self._structured is not None:  # decided while this call waited
-                return await self._complete(messages, schema, schema_name)
-            completion = await self._complete(messages, schema, schema_name)
             if self._structured is None:
-                self._structured = True  # a schema-carrying request was accepted
-            return completion
+                completion = await self._complete(messages, schema, schema_name)
+                if self._structured is None:
+                    self._structured = True  # a schema-carrying request was accepted
+                return completion
+        return await self._complete(messages, schema, schema_name)  # decided while this call waited
 
     async def _complete(self, messages: list[dict], schema: Optional[dict], schema_name: str) -> Completion:
         client = self._ensure()
