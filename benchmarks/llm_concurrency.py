@@ -68,12 +68,12 @@ def _serve(port_queue, stop, steps: int, latency: float) -> None:
         port_queue.put((time.process_time(), len(server.requests)))
 
 
-def _level(base_url: str, concurrency: int, episodes: int, out: str) -> float:
+def _level(base_url: str, concurrency: int, episodes: int, out: str, workers) -> float:
     from scigame.runner import EvalConfig, run_eval
 
     reps = max(1, episodes // 4)  # 4 cells: 2 settings x 2 worlds, Adaptive only
     config = EvalConfig(paths=[CARD], player="openai:fake-model", protocols=["adaptive"], repetitions=reps,
-                        concurrency=concurrency, out=out, max_steps=64,
+                        concurrency=concurrency, out=out, max_steps=64, workers=workers,
                         llm={"base_url": base_url, "api_key_env": "SCIGAME_BENCH_KEY", "timeout": 60,
                              "max_retries": 0})
     started, cpu = time.perf_counter(), time.process_time()
@@ -90,6 +90,8 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=10, help="experiments per episode before the submission")
     ap.add_argument("--waves", type=int, default=2, help="rounds of `concurrency` episodes per level")
     ap.add_argument("--levels", default="1,8,32")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="processes that decide outcomes (default: every core, as `scigame eval`; 1: a thread)")
     args = ap.parse_args()
     os.environ["SCIGAME_BENCH_KEY"] = "k"
 
@@ -106,10 +108,11 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             # cards compiled once, the connection pool and sympy warmed up: not part of any level
-            _level(base_url, 4, 4, str(Path(tmp) / "warm"))
+            _level(base_url, 4, 4, str(Path(tmp) / "warm"), args.workers)
             for level in (int(x) for x in args.levels.split(",")):
                 episodes = max(4, level * args.waves)
-                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"))
+                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"),
+                                              args.workers)
                 waves = -(-played // level)
                 ideal = waves * calls * args.latency
                 print(f"{level:>11}{played:>10}{elapsed:>9.2f}{ideal:>9.2f}{ideal / elapsed:>12.0%}"

@@ -9,7 +9,10 @@ run gets (`make_executor`):
     inline   this process, `concurrency` episodes in flight (asyncio). For
              `--workers 1`, and always for players that share an async
              client (an LLM player's HTTP connection pool: `factory.aclose`),
-             whose work is waiting on the network, not the CPU.
+             whose work is waiting on the network, not the CPU. For those,
+             each episode's outcome (scoring, the strict sympy check) is
+             decided in a pool of `workers` processes (a thread with 1), so
+             the event loop only waits, sends and reads.
     process  `workers` worker processes (forkserver). Each worker receives
              the player factory once and loads each compiled card once (its
              numba kernels from the disk cache), then plays the episodes it
@@ -40,6 +43,7 @@ from .records import Episode, EpisodeKey, load_episode
 
 if TYPE_CHECKING:
     from .players.base import PlayerFactory
+    from .records import Outcome
     from .runner import EvalConfig, PlannedEpisode
 
 EXECUTORS = ("local", "ray")
@@ -58,19 +62,56 @@ def available_cores() -> int:
 
 
 class InlineExecutor:
-    """Plays episodes in this process (the asyncio event loop)."""
+    """Plays episodes in this process (the asyncio event loop). With
+    `scorers` > 1, each episode's outcome (validation, scoring, the strict
+    sympy check, the failure mode) is decided in a pool of that many worker
+    processes, so that CPU work never holds up the event loop and the other
+    episodes' calls; else in a thread of this process."""
 
     kind = "inline"
 
-    def __init__(self, factory: "PlayerFactory", slots: int):
+    def __init__(self, factory: "PlayerFactory", slots: int, scorers: int = 1):
         self.factory, self.slots = factory, max(1, slots)
+        self.pool = _process_pool(scorers, pickle.dumps(None)) if scorers > 1 else None
+        if self.pool is not None:  # the workers start while the first calls wait on the network
+            threading.Thread(target=_start_workers, args=(self.pool, scorers), daemon=True).start()
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         from .protocols import play_episode
-        return await play_episode(p.card, p.key, self.factory, p.seed, p.max_steps)
+        return await play_episode(p.card, p.key, self.factory, p.seed, p.max_steps,
+                                  judge_with=self._judge if self.pool is not None else None)
+
+    async def _judge(self, shown, env: str, *rest) -> "Outcome":
+        """`protocols.judge` in a worker, which rebuilds the episode's
+        Presentation from the card's folder, the controls and the seed."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        from .protocols import judge
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.pool, _worker_judge, str(shown.card.folder), shown.controls, shown.seed, env, *rest)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): judge here from now on
+            self.pool = None
+            return await asyncio.to_thread(judge, shown, env, *rest)
 
     async def aclose(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _start_workers(pool, workers: int) -> None:
+    """Start a pool's processes now (a pool starts one per task it is sent,
+    and the first also waits for the fork server's imports), off the event
+    loop, instead of when the first outcome is due."""
+    try:
+        for future in [pool.submit(_worker_ready) for _ in range(workers)]:
+            future.result()
+    except Exception:  # noqa: BLE001 - shut down early, or broken: the tasks that need it will say so
         pass
+
+
+def _worker_ready() -> int:
+    return os.getpid()
 
 
 # -- the worker side (a pool process or a Ray worker) -----------------------------------------------
@@ -99,18 +140,32 @@ def _exit_with(pid: int) -> None:
             os._exit(0)
 
 
-def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]) -> str:
-    """Play one episode in a worker; the card is loaded once per worker."""
+def _worker_card(folder: str):
+    """A compiled card, loaded once per worker."""
     from .card import CompiledCard
-    from .protocols import play_episode
 
     card = _WORKER["cards"].get(folder)
     if card is None:
         card = _WORKER["cards"][folder] = CompiledCard(Path(folder))
+    return card
+
+
+def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]) -> str:
+    """Play one episode in a worker."""
+    from .protocols import play_episode
+
     key = EpisodeKey.model_validate_json(key_json)
     episode = _WORKER["loop"].run_until_complete(
-        play_episode(card, key, _WORKER["factory"], seed, max_steps))
+        play_episode(_worker_card(folder), key, _WORKER["factory"], seed, max_steps))
     return episode.model_dump_json()
+
+
+def _worker_judge(folder: str, controls, seed: int, env: str, *rest) -> "Outcome":
+    """Decide one episode's outcome in a worker (InlineExecutor's scorers)."""
+    from .controls import Presentation
+    from .protocols import judge
+
+    return judge(Presentation(_worker_card(folder), controls, seed), env, *rest)
 
 
 def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
@@ -129,24 +184,30 @@ _PRELOAD = ["scigame.protocols", "scigame.card", "scigame.scoring", "scigame.sym
             "scigame.failure", "scigame.players.baseline", "numba", "sympy", "scipy.optimize"]
 
 
+def _process_pool(workers: int, payload: bytes):
+    """The one kind of worker pool (players and scorers): `workers`
+    processes forked from a server that has imported `_PRELOAD`, each set up
+    by `_worker_init` with the pickled factory `payload`."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        # the server imports these once; every worker is forked from it already warm
+        ctx.set_forkserver_preload(_PRELOAD)
+    return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx,
+                               initializer=_worker_init, initargs=(payload, os.getpid()))
+
+
 class ProcessExecutor:
     """Plays episodes in a pool of worker processes on this machine."""
 
     kind = "process"
 
     def __init__(self, factory: "PlayerFactory", workers: int):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        payload = _ship_factory(factory)
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if ctx.get_start_method() == "forkserver":
-            # the server imports these once; every worker is forked from it already warm
-            ctx.set_forkserver_preload(_PRELOAD)
         self.slots = max(1, workers)
-        self.pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
-                                        initializer=_worker_init, initargs=(payload, os.getpid()))
+        self.pool = _process_pool(self.slots, _ship_factory(factory))
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         loop = asyncio.get_running_loop()
@@ -272,6 +333,8 @@ def make_executor(config: "EvalConfig", factory: "PlayerFactory"):
                                 "and plays in this process; use the local executor with --concurrency")
         return RayExecutor(factory, config.ray_address, config.workers)
     workers = config.workers or available_cores()
-    if workers <= 1 or shares_client:
+    if shares_client:  # its episodes wait on the network here; their outcomes are decided in `workers`
+        return InlineExecutor(factory, config.concurrency, scorers=workers)
+    if workers <= 1:
         return InlineExecutor(factory, config.concurrency)
     return ProcessExecutor(factory, workers)

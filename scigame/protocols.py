@@ -127,11 +127,13 @@ def protocol_breaks(action: Action, state: EpisodeState) -> list[str]:
 
 
 async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFactory, seed: int,
-                       max_steps: Optional[int] = None) -> Episode:
+                       max_steps: Optional[int] = None, judge_with=None) -> Episode:
     """Play one isolated episode to its end and score it.
 
     Returns an Episode with status "unfinished" (and no outcome) when the
-    player hit an infrastructure fault: a resume plays it again.
+    player hit an infrastructure fault: a resume plays it again. The
+    outcome is `await judge_with(*judge's arguments)` (an executor's process
+    pool, scigame/executors.py), else `judge` in a thread.
     """
     env, setting, protocol = key.environment, key.setting, key.protocol
     cap = max_steps if protocol == "adaptive" else None
@@ -228,7 +230,8 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
         await player.close()
     wall = time.perf_counter() - started
     steps = experiments if protocol == "adaptive" else len(given)
-    episode.outcome = await asyncio.to_thread(judge, shown, env, submission_action, breaks, steps, wall, usage)
+    args = (shown, env, submission_action, breaks, steps, wall, usage)
+    episode.outcome = await (judge_with(*args) if judge_with else asyncio.to_thread(judge, *args))
     episode.spent = usage
     return episode
 
