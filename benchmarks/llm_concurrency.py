@@ -1,6 +1,6 @@
 """LLM campaign throughput against a server with a fixed latency.
 
-    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2]
+    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2] [--workers N]
 
 The fake server runs in its own process (as a real endpoint would), answers
 every chat completion after `latency` seconds and accepts 512 pending
@@ -11,9 +11,10 @@ the law. `scigame`'s runner plays whole Adaptive episodes through the real
 strict sympy check, simulation) at concurrency 1, 8 and 32, `waves` rounds
 of episodes per level. The ideal time of a level is waves × (steps + 1) ×
 latency; efficiency = ideal / measured, printed for each level in one run,
-with the CPU time the scigame process spent per call (all its threads):
-on a shared machine the efficiency depends on the other load, the CPU per
-call does not.
+with the CPU time the scigame process spent per call (all its threads; not
+the processes that decide outcomes, `--workers`) and the 1-minute load
+average at the level's start: on a shared machine the efficiency depends on
+the other load, the CPU per call does not.
 """
 
 from __future__ import annotations
@@ -104,19 +105,20 @@ def main() -> int:
     print(f"latency {args.latency * 1000:.0f} ms, Adaptive episodes of {args.steps} experiments + 1 submission, "
           f"{args.waves} waves per level; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
     print(f"{'concurrency':>11}{'episodes':>10}{'seconds':>9}{'ideal s':>9}{'efficiency':>12}"
-          f"{'client CPU ms/call':>20}")
+          f"{'client CPU ms/call':>20}{'load':>6}")
     try:
         with tempfile.TemporaryDirectory() as tmp:
             # cards compiled once, the connection pool and sympy warmed up: not part of any level
             _level(base_url, 4, 4, str(Path(tmp) / "warm"), args.workers)
             for level in (int(x) for x in args.levels.split(",")):
                 episodes = max(4, level * args.waves)
+                load = os.getloadavg()[0]
                 elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"),
                                               args.workers)
                 waves = -(-played // level)
                 ideal = waves * calls * args.latency
                 print(f"{level:>11}{played:>10}{elapsed:>9.2f}{ideal:>9.2f}{ideal / elapsed:>12.0%}"
-                      f"{1000 * cpu / (played * calls):>20.2f}")
+                      f"{1000 * cpu / (played * calls):>20.2f}{load:>6.1f}")
     finally:
         stop.set()
         cpu, requests = port_queue.get(timeout=30)
