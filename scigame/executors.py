@@ -65,16 +65,14 @@ class InlineExecutor:
     """Plays episodes in this process (the asyncio event loop). With
     `scorers` > 1, each episode's outcome (validation, scoring, the strict
     sympy check, the failure mode) is decided in a pool of that many worker
-    processes, so that CPU work never holds up the event loop and the other
-    episodes' calls; else in a thread of this process."""
+    processes (`scorer_pool`), so that CPU work never holds up the event
+    loop and the other episodes' calls; else in a thread of this process."""
 
     kind = "inline"
 
     def __init__(self, factory: "PlayerFactory", slots: int, scorers: int = 1):
         self.factory, self.slots = factory, max(1, slots)
-        self.pool = _process_pool(scorers, pickle.dumps(None)) if scorers > 1 else None
-        if self.pool is not None:  # the workers start while the first calls wait on the network
-            threading.Thread(target=_start_workers, args=(self.pool, scorers), daemon=True).start()
+        self.pool = scorer_pool(scorers) if scorers > 1 else None
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         from .protocols import play_episode
@@ -91,12 +89,39 @@ class InlineExecutor:
             return await asyncio.get_running_loop().run_in_executor(
                 self.pool, _worker_judge, str(shown.card.folder), shown.controls, shown.seed, env, *rest)
         except BrokenProcessPool:  # a worker died (killed, out of memory): judge here from now on
+            _drop_scorers(self.pool)
             self.pool = None
             return await asyncio.to_thread(judge, shown, env, *rest)
 
     async def aclose(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+        pass  # the scorer pool outlives the run (scorer_pool)
+
+
+#: Scorer pools by size: one per process, like the fork server they are forked from.
+_SCORERS: dict[int, object] = {}
+_SCORERS_LOCK = threading.Lock()
+
+
+def scorer_pool(workers: int):
+    """The process pool that decides outcomes for inline runs: started by
+    the first run that needs `workers` of them, its processes starting while
+    that run's first calls wait on the network, and kept for later runs in
+    this process (each start forks big processes on a machine whose cores
+    the run needs). It ends with this process; a broken one is replaced."""
+    with _SCORERS_LOCK:
+        pool = _SCORERS.get(workers)
+        if pool is None or getattr(pool, "_broken", False):
+            pool = _SCORERS[workers] = _process_pool(workers, pickle.dumps(None))
+            threading.Thread(target=_start_workers, args=(pool, workers), daemon=True).start()
+        return pool
+
+
+def _drop_scorers(pool) -> None:
+    with _SCORERS_LOCK:
+        for size, known in list(_SCORERS.items()):
+            if known is pool:
+                del _SCORERS[size]
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _start_workers(pool, workers: int) -> None:
