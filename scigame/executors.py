@@ -30,6 +30,7 @@ executor stores the same rows for the same run.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import os
 import pickle
@@ -72,10 +73,13 @@ class InlineExecutor:
 
     def __init__(self, factory: "PlayerFactory", slots: int, scorers: int = 1):
         self.factory, self.slots = factory, max(1, slots)
-        self.pool = scorer_pool(scorers) if scorers > 1 else None
+        self.scorers = scorers
+        self.pool = None  # started with the first episode: a run with nothing to play starts none
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         from .protocols import play_episode
+        if self.pool is None and self.scorers > 1:
+            self.pool = scorer_pool(self.scorers)
         return await play_episode(p.card, p.key, self.factory, p.seed, p.max_steps,
                                   judge_with=self._judge if self.pool is not None else None)
 
@@ -90,16 +94,22 @@ class InlineExecutor:
                 self.pool, _worker_judge, str(shown.card.folder), shown.controls, shown.seed, env, *rest)
         except BrokenProcessPool:  # a worker died (killed, out of memory): judge here from now on
             _drop_scorers(self.pool)
-            self.pool = None
+            self.pool, self.scorers = None, 1
             return await asyncio.to_thread(judge, shown, env, *rest)
 
     async def aclose(self) -> None:
-        pass  # the scorer pool outlives the run (scorer_pool)
+        """The scorer pool outlives the run (scorer_pool), but a run does
+        not end while its workers are still starting (a process that exits
+        then leaves them a broken start to report)."""
+        if self.pool is not None:
+            for starter in [t for t in _STARTERS if t.is_alive()]:
+                await asyncio.to_thread(starter.join, 60)
 
 
 #: Scorer pools by size: one per process, like the fork server they are forked from.
 _SCORERS: dict[int, object] = {}
 _SCORERS_LOCK = threading.Lock()
+_STARTERS: list[threading.Thread] = []
 
 
 def scorer_pool(workers: int):
@@ -112,8 +122,24 @@ def scorer_pool(workers: int):
         pool = _SCORERS.get(workers)
         if pool is None or getattr(pool, "_broken", False):
             pool = _SCORERS[workers] = _process_pool(workers, pickle.dumps(None))
-            threading.Thread(target=_start_workers, args=(pool, workers), daemon=True).start()
+            starter = threading.Thread(target=_start_workers, args=(pool, workers), daemon=True)
+            _STARTERS.append(starter)
+            starter.start()
         return pool
+
+
+@atexit.register
+def _end_scorers() -> None:
+    """Let the pools go while the interpreter is whole (one collected during
+    its teardown prints an ignored exception)."""
+    for starter in _STARTERS:  # a worker still starting would find this process gone
+        starter.join(timeout=60)
+    with _SCORERS_LOCK:
+        pools = list(_SCORERS.values())
+        _SCORERS.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
+    pools.clear()
 
 
 def _drop_scorers(pool) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -16,6 +18,7 @@ from scigame.executors import InlineExecutor, make_executor
 from scigame.llm.client import ChatClient, LLMConfig
 from scigame.players import make_player
 from scigame.runner import EvalConfig, load_cards, plan
+from scigame.store import Store
 from scigame.testing.fake_openai import FakeOpenAI, Reply
 from scigame.testing.responders import scientist
 
@@ -43,7 +46,7 @@ def _planned(tmp_path: Path, player_name: str):
 def test_an_llm_runs_outcomes_are_decided_in_other_processes_and_survive_a_dead_pool(tmp_path):
     with FakeOpenAI(scientist) as server:
         name, factory = make_player("openai:fake-model", base_url=server.base_url, api_key_env=KEY_ENV)
-        assert make_executor(EvalConfig(paths=[], workers=1), factory).pool is None  # a thread, as before
+        assert make_executor(EvalConfig(paths=[], workers=1), factory).scorers == 1  # a thread, as before
         executor = make_executor(EvalConfig(paths=[], workers=2, concurrency=4), factory)
         assert isinstance(executor, InlineExecutor) and executor.slots == 4
         planned = _planned(tmp_path, name)
@@ -110,3 +113,25 @@ def test_the_connection_pool_keeps_one_connection_per_call_in_flight():
     assert len(sized.threads) == calls  # the second round reused every connection of the first
     assert len(default.threads) > calls  # 100 kept: the second round opened new ones
 
+
+
+def _eval(tmp_path: Path, server, key: str):
+    return subprocess.run(
+        [sys.executable, "-m", "scigame", "eval", GRAVITATION, "--player", "openai:fake-model",
+         "--base-url", server.base_url, "--api-key-env", KEY_ENV, "--protocol", "prior", "--reps", "1",
+         "--workers", "2", "--concurrency", "4", "--quiet", "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, KEY_ENV: key})
+
+
+def test_an_llm_eval_with_scorer_processes_exits_cleanly(tmp_path):
+    # the scorer pool outlives each run and ends with the process, with nothing printed about it,
+    # also when the run stops at once (a rejected key) while its workers are still starting
+    with FakeOpenAI(scientist) as server:
+        done = _eval(tmp_path / "run", server, "test-key")
+        refused = _eval(tmp_path / "refused", server, "a-wrong-key")
+    assert done.returncode == 0, done.stderr
+    with Store(tmp_path / "run") as store:
+        assert len(list(store.episodes())) == 4
+    assert refused.returncode == 2 and "refused the credentials" in refused.stderr
+    for result in (done, refused):
+        assert "Exception ignored" not in result.stderr and "Traceback" not in result.stderr, result.stderr
