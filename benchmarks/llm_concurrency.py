@@ -108,7 +108,8 @@ def main() -> int:
           f"{'client CPU ms/call':>20}{'load':>6}")
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            # cards compiled once, the connection pool and sympy warmed up: not part of any level
+            # cards compiled once, the fork server and the scorer pool started (once per process, as in a
+            # campaign): not part of any level; each level's run opens its own client and negotiates anew
             _level(base_url, 4, 4, str(Path(tmp) / "warm"), args.workers)
             for level in (int(x) for x in args.levels.split(",")):
                 episodes = max(4, level * args.waves)
