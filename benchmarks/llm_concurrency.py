@@ -1,6 +1,6 @@
 """LLM campaign throughput against a server with a fixed latency.
 
-    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2]
+    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2] [--workers N]
 
 The fake server runs in its own process (as a real endpoint would), answers
 every chat completion after `latency` seconds and accepts 512 pending
@@ -11,9 +11,10 @@ the law. `scigame`'s runner plays whole Adaptive episodes through the real
 strict sympy check, simulation) at concurrency 1, 8 and 32, `waves` rounds
 of episodes per level. The ideal time of a level is waves × (steps + 1) ×
 latency; efficiency = ideal / measured, printed for each level in one run,
-with the CPU time the scigame process spent per call (all its threads):
-on a shared machine the efficiency depends on the other load, the CPU per
-call does not.
+with the CPU time the scigame process spent per call (all its threads; not
+the processes that decide outcomes, `--workers`) and the 1-minute load
+average at the level's start: on a shared machine the efficiency depends on
+the other load, the CPU per call does not.
 """
 
 from __future__ import annotations
@@ -68,12 +69,12 @@ def _serve(port_queue, stop, steps: int, latency: float) -> None:
         port_queue.put((time.process_time(), len(server.requests)))
 
 
-def _level(base_url: str, concurrency: int, episodes: int, out: str) -> float:
+def _level(base_url: str, concurrency: int, episodes: int, out: str, workers) -> float:
     from scigame.runner import EvalConfig, run_eval
 
     reps = max(1, episodes // 4)  # 4 cells: 2 settings x 2 worlds, Adaptive only
     config = EvalConfig(paths=[CARD], player="openai:fake-model", protocols=["adaptive"], repetitions=reps,
-                        concurrency=concurrency, out=out, max_steps=64,
+                        concurrency=concurrency, out=out, max_steps=64, workers=workers,
                         llm={"base_url": base_url, "api_key_env": "SCIGAME_BENCH_KEY", "timeout": 60,
                              "max_retries": 0})
     started, cpu = time.perf_counter(), time.process_time()
@@ -90,6 +91,8 @@ def main() -> int:
     ap.add_argument("--steps", type=int, default=10, help="experiments per episode before the submission")
     ap.add_argument("--waves", type=int, default=2, help="rounds of `concurrency` episodes per level")
     ap.add_argument("--levels", default="1,8,32")
+    ap.add_argument("--workers", type=int, default=None,
+                    help="processes that decide outcomes (default: every core, as `scigame eval`; 1: a thread)")
     args = ap.parse_args()
     os.environ["SCIGAME_BENCH_KEY"] = "k"
 
@@ -102,18 +105,21 @@ def main() -> int:
     print(f"latency {args.latency * 1000:.0f} ms, Adaptive episodes of {args.steps} experiments + 1 submission, "
           f"{args.waves} waves per level; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
     print(f"{'concurrency':>11}{'episodes':>10}{'seconds':>9}{'ideal s':>9}{'efficiency':>12}"
-          f"{'client CPU ms/call':>20}")
+          f"{'client CPU ms/call':>20}{'load':>6}")
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            # cards compiled once, the connection pool and sympy warmed up: not part of any level
-            _level(base_url, 4, 4, str(Path(tmp) / "warm"))
+            # cards compiled once, the fork server and the scorer pool started (once per process, as in a
+            # campaign): not part of any level; each level's run opens its own client and negotiates anew
+            _level(base_url, 4, 4, str(Path(tmp) / "warm"), args.workers)
             for level in (int(x) for x in args.levels.split(",")):
                 episodes = max(4, level * args.waves)
-                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"))
+                load = os.getloadavg()[0]
+                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"),
+                                              args.workers)
                 waves = -(-played // level)
                 ideal = waves * calls * args.latency
                 print(f"{level:>11}{played:>10}{elapsed:>9.2f}{ideal:>9.2f}{ideal / elapsed:>12.0%}"
-                      f"{1000 * cpu / (played * calls):>20.2f}")
+                      f"{1000 * cpu / (played * calls):>20.2f}{load:>6.1f}")
     finally:
         stop.set()
         cpu, requests = port_queue.get(timeout=30)

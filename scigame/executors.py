@@ -9,7 +9,10 @@ run gets (`make_executor`):
     inline   this process, `concurrency` episodes in flight (asyncio). For
              `--workers 1`, and always for players that share an async
              client (an LLM player's HTTP connection pool: `factory.aclose`),
-             whose work is waiting on the network, not the CPU.
+             whose work is waiting on the network, not the CPU. For those,
+             each episode's outcome (scoring, the strict sympy check) is
+             decided in a pool of `workers` processes (a thread with 1), so
+             the event loop only waits, sends and reads.
     process  `workers` worker processes (forkserver). Each worker receives
              the player factory once and loads each compiled card once, then
              plays the episodes it
@@ -27,6 +30,7 @@ executor stores the same rows for the same run.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import hashlib
 import os
 import pickle
@@ -40,6 +44,7 @@ from .records import Episode, EpisodeKey, load_episode
 
 if TYPE_CHECKING:
     from .players.base import PlayerFactory
+    from .records import Outcome
     from .runner import EvalConfig, PlannedEpisode
 
 EXECUTORS = ("local", "ray")
@@ -58,18 +63,101 @@ def available_cores() -> int:
 
 
 class InlineExecutor:
-    """Plays episodes in this process (the asyncio event loop)."""
+    """Plays episodes in this process (the asyncio event loop). With
+    `scorers` > 1, each episode's outcome (validation, scoring, the strict
+    sympy check, the failure mode) is decided in a pool of that many worker
+    processes (`scorer_pool`), so that CPU work never holds up the event
+    loop and the other episodes' calls; else in a thread of this process."""
 
     kind = "inline"
 
-    def __init__(self, factory: "PlayerFactory", slots: int):
+    def __init__(self, factory: "PlayerFactory", slots: int, scorers: int = 1):
         self.factory, self.slots = factory, max(1, slots)
+        self.scorers = scorers
+        self.pool = None  # started with the first episode: a run with nothing to play starts none
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         from .protocols import play_episode
-        return await play_episode(p.card, p.key, self.factory, p.seed, p.max_steps)
+        if self.pool is None and self.scorers > 1:
+            self.pool = scorer_pool(self.scorers)
+        return await play_episode(p.card, p.key, self.factory, p.seed, p.max_steps,
+                                  judge_with=self._judge if self.pool is not None else None)
+
+    async def _judge(self, shown, env: str, *rest) -> "Outcome":
+        """`protocols.judge` in a worker, which rebuilds the episode's
+        Presentation from the card's folder, the controls and the seed."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        from .protocols import judge
+        try:
+            return await asyncio.get_running_loop().run_in_executor(
+                self.pool, _worker_judge, str(shown.card.folder), shown.controls, shown.seed, env, *rest)
+        except BrokenProcessPool:  # a worker died (killed, out of memory): judge here from now on
+            _drop_scorers(self.pool)
+            self.pool, self.scorers = None, 1
+            return await asyncio.to_thread(judge, shown, env, *rest)
 
     async def aclose(self) -> None:
+        """The scorer pool outlives the run (scorer_pool), but a run does
+        not end while its workers are still starting (a process that exits
+        then leaves them a broken start to report)."""
+        if self.pool is not None:
+            for starter in [t for t in _STARTERS if t.is_alive()]:
+                await asyncio.to_thread(starter.join, 60)
+
+
+#: Scorer pools by size: one per process, like the fork server they are forked from.
+_SCORERS: dict[int, object] = {}
+_SCORERS_LOCK = threading.Lock()
+_STARTERS: list[threading.Thread] = []
+
+
+def scorer_pool(workers: int):
+    """The process pool that decides outcomes for inline runs: started by
+    the first run that needs `workers` of them, its processes starting while
+    that run's first calls wait on the network, and kept for later runs in
+    this process (each start forks big processes on a machine whose cores
+    the run needs). It ends with this process; a broken one is replaced."""
+    with _SCORERS_LOCK:
+        pool = _SCORERS.get(workers)
+        if pool is None or getattr(pool, "_broken", False):
+            pool = _SCORERS[workers] = _process_pool(workers, pickle.dumps(None))
+            starter = threading.Thread(target=_start_workers, args=(pool, workers), daemon=True)
+            _STARTERS.append(starter)
+            starter.start()
+        return pool
+
+
+@atexit.register
+def _end_scorers() -> None:
+    """Let the pools go while the interpreter is whole (one collected during
+    its teardown prints an ignored exception)."""
+    for starter in _STARTERS:  # a worker still starting would find this process gone
+        starter.join(timeout=60)
+    with _SCORERS_LOCK:
+        pools = list(_SCORERS.values())
+        _SCORERS.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
+    pools.clear()
+
+
+def _drop_scorers(pool) -> None:
+    with _SCORERS_LOCK:
+        for size, known in list(_SCORERS.items()):
+            if known is pool:
+                del _SCORERS[size]
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _start_workers(pool, workers: int) -> None:
+    """Start a pool's processes now (a pool starts one per task it is sent,
+    and the first also waits for the fork server's imports), off the event
+    loop, instead of when the first outcome is due."""
+    try:
+        for future in [pool.submit(_worker_ready) for _ in range(workers)]:
+            future.result()
+    except Exception:  # noqa: BLE001 - shut down early, or broken: the tasks that need it will say so
         pass
 
 
@@ -99,23 +187,37 @@ def _exit_with(pid: int) -> None:
             os._exit(0)
 
 
-def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]) -> str:
-    """Play one episode in a worker; the card is loaded once per worker."""
+def _worker_card(folder: str):
+    """A compiled card, loaded once per worker."""
     from .card import CompiledCard
-    from .protocols import play_episode
 
     card = _WORKER["cards"].get(folder)
     if card is None:
         card = _WORKER["cards"][folder] = CompiledCard(Path(folder))
+    return card
+
+
+def _worker_play(folder: str, key_json: str, seed: int, max_steps: Optional[int]) -> str:
+    """Play one episode in a worker."""
+    from .protocols import play_episode
+
     key = EpisodeKey.model_validate_json(key_json)
     episode = _WORKER["loop"].run_until_complete(
-        play_episode(card, key, _WORKER["factory"], seed, max_steps))
+        play_episode(_worker_card(folder), key, _WORKER["factory"], seed, max_steps))
     return episode.model_dump_json()
 
 
 def _worker_ready() -> int:
     """Nothing: a task that makes the pool start a worker."""
     return os.getpid()
+
+
+def _worker_judge(folder: str, controls, seed: int, env: str, *rest) -> "Outcome":
+    """Decide one episode's outcome in a worker (InlineExecutor's scorers)."""
+    from .controls import Presentation
+    from .protocols import judge
+
+    return judge(Presentation(_worker_card(folder), controls, seed), env, *rest)
 
 
 def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
@@ -136,34 +238,33 @@ _PRELOAD = ["scigame.protocols", "scigame.card", "scigame.scoring", "scigame.sym
             "scigame.failure", "scigame.players.baseline", "sympy", "scipy.optimize"]
 
 
+def _process_pool(workers: int, payload: bytes):
+    """The one kind of worker pool (players and scorers): `workers`
+    processes forked from a server that has imported `_PRELOAD`, each set up
+    by `_worker_init` with the pickled factory `payload`."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        # the server imports these once; every worker is forked from it already warm
+        ctx.set_forkserver_preload(_PRELOAD)
+    return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=ctx,
+                               initializer=_worker_init, initargs=(payload, os.getpid()))
+
+
 class ProcessExecutor:
     """Plays episodes in a pool of worker processes on this machine."""
 
     kind = "process"
 
     def __init__(self, factory: "PlayerFactory", workers: int):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        payload = _ship_factory(factory)
-        methods = multiprocessing.get_all_start_methods()
-        ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        if ctx.get_start_method() == "forkserver":
-            # the server imports these once; every worker is forked from it already warm
-            ctx.set_forkserver_preload(_PRELOAD)
         self.slots = max(1, workers)
-        self.pool = ProcessPoolExecutor(max_workers=self.slots, mp_context=ctx,
-                                        initializer=_worker_init, initargs=(payload, os.getpid()))
+        self.pool = _process_pool(self.slots, _ship_factory(factory))
         # start the workers now, in the background: the fork server's imports
         # then overlap with the runner compiling its cards, not delay the first episode
-        threading.Thread(target=self._start_workers, daemon=True).start()
-
-    def _start_workers(self) -> None:
-        try:
-            for f in [self.pool.submit(_worker_ready) for _ in range(self.slots)]:
-                f.result()
-        except Exception:  # a pool shut down or broken meanwhile: play() reports it
-            pass
+        threading.Thread(target=_start_workers, args=(self.pool, self.slots), daemon=True).start()
 
     async def play(self, p: "PlannedEpisode") -> Episode:
         loop = asyncio.get_running_loop()
@@ -289,6 +390,8 @@ def make_executor(config: "EvalConfig", factory: "PlayerFactory"):
                                 "and plays in this process; use the local executor with --concurrency")
         return RayExecutor(factory, config.ray_address, config.workers)
     workers = config.workers or available_cores()
-    if workers <= 1 or shares_client:
+    if shares_client:  # its episodes wait on the network here; their outcomes are decided in `workers`
+        return InlineExecutor(factory, config.concurrency, scorers=workers)
+    if workers <= 1:
         return InlineExecutor(factory, config.concurrency)
     return ProcessExecutor(factory, workers)

@@ -169,11 +169,13 @@ def _setup(card: CompiledCard, key: EpisodeKey, factory: PlayerFactory, seed: in
 
 
 async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFactory, seed: int,
-                       max_steps: Optional[int] = None) -> Episode:
+                       max_steps: Optional[int] = None, judge_with=None) -> Episode:
     """Play one isolated episode to its end and score it.
 
     Returns an Episode with status "unfinished" (and no outcome) when the
-    player hit an infrastructure fault: a resume plays it again.
+    player hit an infrastructure fault: a resume plays it again. The
+    outcome is `await judge_with(*judge's arguments)` (an executor's process
+    pool, scigame/executors.py), else `judge` in a thread.
     """
     play = _setup(card, key, factory, seed, max_steps)
     episode = play.episode
@@ -192,8 +194,8 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
         await play.player.close()
     wall = time.perf_counter() - started
     steps = play.experiments if key.protocol == "adaptive" else len(episode.given)
-    episode.outcome = await asyncio.to_thread(judge, play.shown, key.environment, play.submission, play.breaks,
-                                              steps, wall, play.usage)
+    args = (play.shown, key.environment, play.submission, play.breaks, steps, wall, play.usage)
+    episode.outcome = await (judge_with(*args) if judge_with else asyncio.to_thread(judge, *args))
     episode.spent = play.usage
     return episode
 

@@ -189,7 +189,10 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
 
 
 async def _run_locked(config: EvalConfig, folder: Path, on_progress, player) -> RunReport:
-    player_name, factory = player or make_player(config.player, **dict(config.llm))
+    options = dict(config.llm)
+    if config.player.startswith("openai:"):  # one connection kept alive per episode in flight
+        options.setdefault("connections", config.concurrency)
+    player_name, factory = player or make_player(config.player, **options)
     executor = make_executor(config, factory)
     try:
         return await _run(config, on_progress, folder, player_name, factory, executor)

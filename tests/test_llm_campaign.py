@@ -249,6 +249,45 @@ def test_one_invocation_finishes_against_a_server_refusing_json_schema(tmp_path,
     assert any("refused structured outputs" in w and ("400" in w or "422" in w) for w in report.warnings)
 
 
+class InFlight:
+    """Answers after `latency` seconds and keeps the most requests it held at once."""
+
+    def __init__(self, latency: float):
+        self.latency, self.now, self.most = latency, 0, 0
+        self.lock = threading.Lock()
+
+    def __call__(self, request):
+        with self.lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        time.sleep(self.latency)
+        with self.lock:
+            self.now -= 1
+        return Reply(content='{"ok": true}')
+
+
+def test_calls_that_waited_for_the_decision_go_side_by_side():
+    # eight first calls with a schema: one decides, the seven behind it are then all in flight at
+    # once (under the lock, one at a time, they took 8 latencies instead of 2)
+    slow = InFlight(latency=0.4)
+    with FakeOpenAI(slow) as server:
+        client = ChatClient(LLMConfig(model="fake-model", base_url=server.base_url, api_key_env=KEY_ENV,
+                                      max_retries=0))
+
+        async def go():
+            try:
+                return await asyncio.gather(*[client.complete([{"role": "user", "content": f"q{i}"}],
+                                                              schema={"type": "object"}) for i in range(8)])
+            finally:
+                await client.close()
+
+        answers = asyncio.run(go())
+        requests = list(server.requests)
+    assert [a.text for a in answers] == ['{"ok": true}'] * 8
+    assert all("response_format" in r for r in requests) and len(requests) == 8
+    assert slow.most == 7
+
+
 def test_a_422_keeps_its_detail_in_the_message(tmp_path):
     with FakeOpenAI([Reply(fault="422")]) as server:
         client = ChatClient(LLMConfig(model="fake-model", base_url=server.base_url, api_key_env=KEY_ENV,

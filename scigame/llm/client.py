@@ -74,6 +74,7 @@ class LLMConfig:
     max_tokens: Optional[int] = None
     reasoning_effort: Optional[str] = None
     structured: bool = True  # ask for JSON-Schema structured outputs
+    connections: int = 0  # calls in flight at once (--concurrency): the pool keeps that many alive
 
     def api_key(self) -> str:
         key = os.environ.get(self.api_key_env)
@@ -127,7 +128,8 @@ class ChatClient:
     def _ensure(self) -> openai.AsyncOpenAI:
         if self._client is None:
             self._client = openai.AsyncOpenAI(api_key=self.config.api_key(), base_url=self.config.base_url,
-                                              timeout=self.config.timeout, max_retries=0)
+                                              timeout=self.config.timeout, max_retries=0,
+                                              http_client=_http_client(self.config.connections))
         return self._client
 
     async def close(self) -> None:
@@ -163,19 +165,21 @@ class ChatClient:
         """One completion; retries infrastructure faults (see module doc).
 
         While this endpoint's support for structured outputs is unknown, the
-        calls that carry a schema go one at a time (a lock): the first one
-        decides, and every later call knows the answer before it is sent."""
+        calls that carry a schema wait for the first one (a lock): it
+        decides, and every later call knows the answer before it is sent.
+        The calls that waited are sent side by side once it is decided, not
+        one at a time under the lock."""
         if schema is None or self._structured is not None:
             return await self._complete(messages, schema, schema_name)
         if self._negotiation is None:
             self._negotiation = asyncio.Lock()
         async with self._negotiation:
-            if self._structured is not None:  # decided while this call waited
-                return await self._complete(messages, schema, schema_name)
-            completion = await self._complete(messages, schema, schema_name)
             if self._structured is None:
-                self._structured = True  # a schema-carrying request was accepted
-            return completion
+                completion = await self._complete(messages, schema, schema_name)
+                if self._structured is None:
+                    self._structured = True  # a schema-carrying request was accepted
+                return completion
+        return await self._complete(messages, schema, schema_name)  # decided while this call waited
 
     async def _complete(self, messages: list[dict], schema: Optional[dict], schema_name: str) -> Completion:
         client = self._ensure()
@@ -241,6 +245,17 @@ class ChatClient:
                           output_tokens=u.completion_tokens or 0, reasoning_tokens=reasoning)
         usage = usage.model_copy(update={"cost_usd": self.registry.cost(self.config.model, usage)})
         return Completion(text=text, finish_reason=choice.finish_reason or "", usage=usage)
+
+
+def _http_client(connections: int):
+    """openai's own async HTTP client, with a pool that keeps `connections`
+    connections alive (and at least openai's defaults): beyond its default
+    of 100, calls in flight would close and reopen connections."""
+    from openai._constants import DEFAULT_CONNECTION_LIMITS as default
+
+    limits = type(default)(max_connections=max(default.max_connections or 0, connections) or None,
+                           max_keepalive_connections=max(default.max_keepalive_connections or 0, connections))
+    return openai.DefaultAsyncHttpxClient(limits=limits)
 
 
 def reply_text(message) -> str:
