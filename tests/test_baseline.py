@@ -394,3 +394,41 @@ def test_public_view_dimensions_agree_with_pint(cards, name):
         assert {k: v for k, v in spec["dimension"].items() if v} == dims
         assert spec["si_factor"] == pytest.approx(q.to_base_units().magnitude, rel=1e-12)
         assert spec["angle"] == (spec["unit"] in ("deg", "rad"))
+
+
+def test_log_law_found_when_some_readings_are_zero(cards):
+    """The controlled design measures E = 0 at equal concentrations; those
+    readings must not block log-space fits of the other points."""
+    from scigame.players.baseline import design as plan
+    from scigame.players.baseline.task import parse_inputs
+
+    card = cards("nernst")
+    view = card.public_view("original", "discovery")
+    points = [p for p, _ in plan.planned(parse_inputs(view))]
+    obs = observe(card, "original", points)
+    assert any(o.outputs["E"] == 0 for o in obs)
+    action = act(make_state(card, "original", "discovery", "fixed", obs))
+    score = card.score(action.submission.predictor, "original")
+    assert score.strict, score.strict_reason
+
+
+def test_refused_region_is_avoided():
+    """Candidates nearer to a refused experiment than to a measured one are
+    not proposed: a constraint is a region, learnt from refusals."""
+    from scigame.players.baseline import design as plan
+    from scigame.players.baseline.identify import Hyp
+    from scigame.players.baseline.task import Sampler, parse_inputs, parse_outputs
+
+    task = {"inputs": [{"name": "x", "unit": "m", "domain": {"kind": "range", "lo": 0.0, "hi": 1.0}}],
+            "outputs": [{"name": "y", "unit": "m", "tolerance": {"abs": 0.01, "rel": 0.0}}]}
+    inputs, outputs = parse_inputs(task), parse_outputs(task)
+    # the rivals differ most near x = 0, but x < 0.3 was refused
+    hyps = [Hyp("a", 0.6, {"y": {"var": "x"}}), Hyp("b", 0.4, {"y": {"op": "div", "args": [0.01, {"var": "x"}]}})]
+    known = [{"x": 0.5}, {"x": 0.9}]
+    rejected = [{"x": 0.05}, {"x": 0.15}]
+    point, _, spread = plan.choose(inputs, outputs, hyps, Sampler(inputs), known, rejected, seed=1, turn=3)
+    assert point["x"] > (0.15 + 0.5) / 2
+    assert spread >= 1.0
+    # rivals that agree everywhere the oracle allows leave nothing to measure
+    same = [Hyp("a", 0.6, {"y": {"var": "x"}}), Hyp("b", 0.4, {"y": {"op": "mul", "args": [1.001, {"var": "x"}]}})]
+    assert plan.choose(inputs, outputs, same, Sampler(inputs), known, [], seed=1, turn=3)[2] < 1.0

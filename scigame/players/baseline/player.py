@@ -111,6 +111,20 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
+def pool_alike(hyps: list[Hyp], top: int, spread: float) -> bool:
+    """When no experiment left in the domain makes the leader and its rivals
+    (those of confidence ≥ design.RIVAL_FLOOR) differ by a tolerance
+    (`spread` < 1), they are one hypothesis for every test the oracle
+    allows: pool their confidence into the leader. True if pooled."""
+    if spread >= 1.0:
+        return False
+    for i, h in enumerate(hyps):
+        if i != top and h.confidence >= design.RIVAL_FLOOR:
+            hyps[top].confidence += h.confidence
+            h.confidence = 0.0
+    return True
+
+
 class Evidence:
     """Hypotheses from one search and their log weights, updated with every
     later observation: −½ e² per output, e the error of the prediction
@@ -190,11 +204,18 @@ class BaselinePlayer(Player):
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= state.threshold
         plan = self._plan_left(state, inputs)[1] if state.setting == "discovery" else 0
         gave_up = not submit and prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
+        point = why = None
+        if not (submit or gave_up):
+            point, why, spread = self._next_point(state, inputs, outputs, hyps, sampler)
+            submit = not caps and n > plan and pool_alike(hyps, top, spread)
         records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
         if submit or gave_up:
             expl, appl = texts(state.setting, n, hyps[top], inputs, outputs, X,
                                design.findings(inputs, outputs, state.observations))
             note = f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
+            if point is not None and not state.must_submit:
+                note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
+                         "rivals by a tolerance, so they predict alike wherever it can be tested")
             if gave_up:
                 note += (f"; its predictions missed {MISSES_TO_GIVE_UP} or more of the last {EVIDENCE_WINDOW} "
                          "new measurements, so the search does not hold this law: submitting below the "
@@ -202,7 +223,6 @@ class BaselinePlayer(Player):
             return Action(hypotheses=records, notes=note,
                           submission=Submission(selected=top, predictor=hyps[top].predictor,
                                                 explanation=expl, applicability=appl))
-        point, why = self._next_point(state, inputs, outputs, hyps, sampler)
         preds = []
         for h in hyps:
             row = {}
@@ -238,12 +258,14 @@ class BaselinePlayer(Player):
         plan = design.planned(inputs)[:size]
         return [(p, why) for p, why in plan if done.count(p) < repeats], size * repeats
 
-    def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str]:
+    def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str, float]:
+        """The next experiment, why, and how much the leading hypotheses
+        disagree there (infinite while the controlled design runs)."""
         if not inputs:
-            return {}, "no inputs to vary"
+            return {}, "no inputs to vary", math.inf
         left, _ = self._plan_left(state, inputs)
         if left:
-            return left[0]
+            return (*left[0], math.inf)
         rejected = [t.action.experiment.inputs for t in state.turns
                     if t.response is not None and t.response.rejected and t.action is not None
                     and t.action.experiment]

@@ -191,8 +191,11 @@ def _log_fit(data, space, factor, grid, base, L, rows, wlog, sign):
     (coefficients, residuals, the a values kept, their factor values)."""
     with np.errstate(all="ignore"):
         H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
-    S = H * sign[:, None]  # h must change sign where y does, and nowhere else
-    good = np.all(np.isfinite(H) & (H != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
+    # h must change sign where y does, and nowhere else (judged where y ≠ 0:
+    # a controlled design often measures y = 0, e.g. at equal concentrations)
+    Hr = H[rows]
+    S = Hr * sign[rows][:, None]
+    good = np.all(np.isfinite(Hr) & (Hr != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
     if not np.any(good):
         return None
     A = np.column_stack([np.ones(data.n)] + L)[rows]
