@@ -432,3 +432,45 @@ def test_refused_region_is_avoided():
     # rivals that agree everywhere the oracle allows leave nothing to measure
     same = [Hyp("a", 0.6, {"y": {"var": "x"}}), Hyp("b", 0.4, {"y": {"op": "mul", "args": [1.001, {"var": "x"}]}})]
     assert plan.choose(inputs, outputs, same, Sampler(inputs), known, [], seed=1, turn=3)[2] < 1.0
+
+
+def fixed_discovery(inputs: dict, output: dict, law, n: int = 8, seed: int = 5, dims: dict = {}) -> Action:
+    """The baseline's Fixed submission on n random points of a made-up task
+    whose output follows `law` (a numpy function of the inputs); `dims`
+    gives an input's SI dimension (dimensionless otherwise)."""
+    rng = np.random.default_rng(seed)
+    task = {"setting": "discovery", "background": "", "conditions": [], "constraints": [],
+            "inputs": [{"name": k, "unit": "", "dimension": dims.get(k, {"length": 0}), "si_factor": 1.0,
+                        "domain": {"kind": "range", "lo": lo, "hi": hi, "values": []}}
+                       for k, (lo, hi) in inputs.items()],
+            "outputs": [dict({"name": "y", "unit": "", "dimension": {"length": 0}, "si_factor": 1.0}, **output)],
+            "protocol": "fixed", "threshold": 0.9, "budget": n}
+    pts = [{k: float(rng.uniform(lo, hi)) for k, (lo, hi) in inputs.items()} for _ in range(n)]
+    obs = [Observation(inputs=p, outputs={"y": float(law(**p))}) for p in pts]
+    state = EpisodeState(task=task, setting="discovery", protocol="fixed", threshold=0.9, observations=obs,
+                         turns=[], must_submit=True, steps_left=None, seed=1)
+    return act(state)
+
+
+def test_sum_with_tied_coefficients():
+    """y = 3·(1/a³ − 1/b³): the two coefficients are one constant; the
+    submitted sum says so and carries the same number twice."""
+    action = fixed_discovery({"a": (1.0, 3.0), "b": (4.0, 6.0)}, {"tolerance": {"abs": 0.0, "rel": 0.001}},
+                             lambda a, b: 3.0 * (a ** -3 - b ** -3))
+    top = action.hypotheses[action.submission.selected]
+    assert "tied" in top.statement
+    grid = {"a": np.linspace(1, 3, 7), "b": np.linspace(4, 6, 7)}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, 3.0 * (grid["a"] ** -3 - grid["b"] ** -3), rtol=1e-3)
+
+
+def test_sum_needing_a_hidden_constant():
+    """A dimensionless y = c·l·(2 + 0.1·c) of a concentration c and a length
+    l: no monomial has y's units, so the sum's terms must carry a hidden
+    constant (the units fix no prefactor for them)."""
+    action = fixed_discovery({"c": (1.0, 100.0), "l": (0.1, 1.0)}, {"tolerance": {"abs": 0.0, "rel": 0.01}},
+                             lambda c, l: c * l * (2.0 + 0.1 * c),
+                             dims={"c": {"substance": 1, "length": -3}, "l": {"length": 1}})
+    grid = {"c": np.linspace(1, 100, 7), "l": np.linspace(0.1, 1, 7)}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, grid["c"] * grid["l"] * (2.0 + 0.1 * grid["c"]), rtol=0.01)

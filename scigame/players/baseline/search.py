@@ -453,13 +453,14 @@ def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     return theta
 
 
-def dictionary(data: OutputData, tr: Transform) -> list[tuple[str, Any, np.ndarray]]:
+def dictionary(data: OutputData, tr: Transform, dimensional: bool = True) -> list[tuple[str, Any, np.ndarray]]:
     """Monomials for sparse sums (with the target's units when they are
-    fixed), sines and cosines of angles, and the constant 1."""
+    fixed and `dimensional`), sines and cosines of angles, and the constant 1."""
     pos = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
     d = data.dims
     target = None
-    if d is not None and d.determined and tr.name in ("y", "1/y") and all(i.dim is not None for i in pos):
+    if dimensional and d is not None and d.determined and tr.name in ("y", "1/y") \
+            and all(i.dim is not None for i in pos):
         target = data.output.dim * (1 if tr.name == "y" else -1)
     out: list[tuple[str, Any, np.ndarray]] = []
     singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
@@ -509,15 +510,17 @@ def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 12) -> O
     return best
 
 
-def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
+def sums(data: OutputData, tr: Transform, max_terms: int = 3, dimensional: bool = True) -> list[Law]:
     """The best sum of two dictionary terms (searched among the best single
-    terms), then a third term by orthogonal matching pursuit."""
+    terms), then a third term by orthogonal matching pursuit; each also
+    with its coefficients' ratios snapped to simple fractions (tied)."""
     z, sz = _z_scale(data, tr)
     if not np.all(np.isfinite(z)) or data.n < 4:
         return []
-    terms = dictionary(data, tr)
+    terms = dictionary(data, tr, dimensional)
     if len(terms) < 2:
         return []
+    extra = 0.0 if dimensional or not (data.dims is not None and data.dims.determined) else 2.0
     wz = 1.0 / np.maximum(sz, 1e-300) ** 2
     A = np.column_stack([t[2] for t in terms])
     chosen = _best_pair(A, z, wz)
@@ -526,9 +529,11 @@ def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
         c = wls(A[:, chosen], z, wz)
         if c is None:
             break
-        law = _sum_law(data, tr, [terms[i] for i in chosen], c)
-        if law is not None:
-            out.append(law)
+        picked = [terms[i] for i in chosen]
+        for T in [np.eye(len(c))] + _ties(A[:, chosen], c, z, wz, data, tr):
+            law = _sum_law(data, tr, picked, c, T, extra)
+            if law is not None:
+                out.append(law)
         resid = (z - A[:, chosen] @ c) * np.sqrt(wz)
         Aw = A * np.sqrt(wz)[:, None]
         norms = np.linalg.norm(Aw, axis=0)
@@ -539,12 +544,41 @@ def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
     return out
 
 
-def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray) -> Optional[Law]:
+#: Ratios of two coefficients of a sum tried as exact (besides ±1).
+_RATIOS = (2.0, 0.5, 3.0, 1.0 / 3.0, 4.0, 0.25, 1.5, 2.0 / 3.0)
+
+
+def _ties(A: np.ndarray, c: np.ndarray, z: np.ndarray, wz: np.ndarray, data: OutputData,
+          tr: Transform) -> list[np.ndarray]:
+    """Maps T (coefficients = T·θ) that tie one coefficient of the sum to
+    another by a simple ratio (c₂ = −c₁ in 1/m³ − 1/n³), kept when the tied
+    sum still predicts every point within the tolerance."""
+    out = []
+    for i, j in itertools.combinations(range(len(c)), 2):
+        r = c[j] / c[i] if c[i] else math.inf
+        nice = min((s * v for v in (1.0,) + _RATIOS for s in (1.0, -1.0)), key=lambda v: abs(v - r))
+        if not abs(nice - r) <= 0.05 * abs(nice):
+            continue
+        T = np.delete(np.eye(len(c)), j, axis=1)
+        T[j, i if i < j else i - 1] = nice
+        theta = wls(A @ T, z, wz)
+        if theta is None:
+            continue
+        with np.errstate(all="ignore"):
+            e = scaled_errors(tr.inverse(A @ T @ theta), data.y, data.sw)
+        if float(np.max(e)) <= 1.0:
+            out.append(T)
+    return out
+
+
+def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray, T: np.ndarray,
+             extra: float = 0.0) -> Optional[Law]:
+    """A sum of terms with coefficients T·θ (T the identity, or a tie)."""
     cols = np.column_stack([t[2] for t in terms])
     trees = [t[1] for t in terms]
 
     def model_on(cols_, theta):
-        return tr.inverse(cols_ @ theta)
+        return tr.inverse(cols_ @ (T @ theta))
 
     def columns(X):
         from .trees import evaluate
@@ -552,13 +586,15 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray) -> Opt
                 for t in trees]
         return None if any(v is None for v in vals) else np.column_stack(vals)
 
-    theta = refine(lambda t, X: model_on(cols, t), np.asarray(c, float), {"_": np.zeros(data.n)},
-                   data.y, data.sw) if data.n > len(c) else c
-    theta = c if theta is None else theta
-    parts = [op("mul", float(ci), t) if not isinstance(t, float) else float(ci) * t for ci, t in zip(theta, trees)]
+    start = np.linalg.lstsq(T, np.asarray(c, float), rcond=None)[0]
+    theta = refine(lambda t, X: model_on(cols, t), start, {"_": np.zeros(data.n)},
+                   data.y, data.sw) if data.n > len(start) else start
+    theta = start if theta is None else theta
+    coef = T @ theta
+    parts = [op("mul", float(ci), t) if not isinstance(t, float) else float(ci) * t for ci, t in zip(coef, trees)]
     tree = tr.tree(op("add", *parts))
     text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + " + ".join(
-        f"{fmt(ci)}·{t[0]}" for ci, t in zip(theta, terms)) + (f"] with T = {tr.name}" if tr.name != "y" else "")
+        f"{fmt(ci)}·{t[0]}" for ci, t in zip(coef, terms)) + (f"] with T = {tr.name}" if tr.name != "y" else "")
 
     def refit(idx, theta=theta):
         t = refine(lambda t_, X: model_on(cols[idx], t_), theta, {"_": np.zeros(len(idx))},
@@ -566,8 +602,11 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray) -> Opt
         if t is None:
             return None
         return lambda X, t=t: (lambda m: None if m is None else model_on(m, t))(columns(X))
-    cost = 1.5 * len(terms) + tr.cost + sum(0.3 * t[0].count("·") + 0.3 * t[0].count("^") for t in terms)
-    law = Law("sum of terms" + (f", {tr.name}" if tr.name != "y" else ""), text, tree, len(theta), cost, refit)
+    tied = T.shape[1] < T.shape[0]
+    cost = (1.5 * len(terms) + tr.cost + extra + sum(0.3 * t[0].count("·") + 0.3 * t[0].count("^") for t in terms)
+            + (0.5 if tied else 0.0))
+    kind = "sum of terms" + (", tied coefficients" if tied else "") + (f", {tr.name}" if tr.name != "y" else "")
+    law = Law(kind, text, tree, len(theta), cost, refit)
     law.fit_error = float(np.sum(scaled_errors(model_on(cols, theta), data.y, data.sw) ** 2))
     return law
 
@@ -604,4 +643,6 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
                 laws.append(law)
     for tr in transforms(data.output)[:0 if quick else 2]:
         laws.extend(sums(data, tr))
+        if determined:  # the units' prefactor may hide a constant the sum needs
+            laws.extend(sums(data, tr, dimensional=False))
     return laws
