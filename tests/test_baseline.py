@@ -474,3 +474,22 @@ def test_sum_needing_a_hidden_constant():
     grid = {"c": np.linspace(1, 100, 7), "l": np.linspace(0.1, 1, 7)}
     got = evaluate_predictor(action.submission.predictor, grid)["y"]
     assert np.allclose(got, grid["c"] * grid["l"] * (2.0 + 0.1 * grid["c"]), rtol=0.01)
+
+
+@pytest.mark.parametrize(("law", "text"), [
+    (lambda t, y0: 5.0 + (y0 - 5.0) * np.exp(-0.3 * t), "relaxation toward 5 from y0"),
+    (lambda t, y0: 1e3 / (1.0 + (1e3 / y0 - 1.0) * np.exp(-0.5 * t)), "logistic growth from y0 toward 1000"),
+])
+def test_first_order_kinetics_from_an_initial_value(law, text):
+    """Laws of time t and an initial value y0 (an input with the output's
+    units) that no monomial, function factor or plain sum holds; the
+    fitted rate and constants come out as the short decimals they are."""
+    temp = {"temperature": 1}
+    action = fixed_discovery({"t": (0.0, 10.0), "y0": (10.0, 50.0)}, {"tolerance": {"abs": 0.0, "rel": 0.002},
+                                                                    "dimension": temp},
+                             law, dims={"t": {"time": 1}, "y0": temp})
+    top = action.hypotheses[action.submission.selected]
+    assert "shared exponential" in top.statement, text
+    grid = {"t": np.linspace(0, 10, 9), "y0": np.linspace(10, 50, 9)}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, law(**grid), rtol=1e-9), text

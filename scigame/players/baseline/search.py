@@ -11,7 +11,12 @@ For one output the search enumerates, cheapest first,
    dimensionless group (or, with a hidden constant, a small monomial),
    u one of exp, sin, cos, tanh, log, (1 + ·)^b, 1/(exp(·) − 1);
 3. sparse sums `Σ cⱼ·Mⱼ` of up to three monomials (orthogonal matching
-   pursuit over a dictionary of monomials with the right units);
+   pursuit over a dictionary of monomials with the right units, and with
+   a hidden constant; coefficients tied by simple ratios: sums.py);
+4. only when nothing simpler fits every point within the tolerance, sums
+   sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
+   first-order kinetics (relaxation, charging, logistic and Gompertz
+   growth: kinetics.py);
 
 each also for a transformed output (1/y, and sin y or tan y for an angle).
 Screening is linear least squares; the best few per family get a
@@ -29,7 +34,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .dims import Dimensions, independent
-from .fitting import Law, best_scale, exponent_penalty, refine, scaled_errors, snap_options, wls
+from .fitting import Law, best_scale, exponent_penalty, refine, scaled_errors, snap_options
 from .task import Input, Output, fmt
 from .trees import op, power, product, var
 
@@ -280,6 +285,8 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
     options = [snap_options(float(x)) for x in coef[1:]]
     combos = list(itertools.islice(itertools.product(*options), 2)) if len(options) <= 5 else \
         [tuple(o[0] for o in options)]
+    if factor.grid and options:  # the factor alone: a rate constant and a power of the input trade off
+        combos.append(tuple(Fraction(0) for _ in options))
     best = None
     for ts in combos:
         p = _exponents(space, ts)
@@ -425,7 +432,7 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
         return None if t is None else (lambda X, t=t: model(t, X))
     kind = space.label + (f", {factor.label}" if factor.label else "") + (f", {tr.name}" if tr.name != "y" else "")
     law = Law(kind, text, tree, len(theta), s.cost, refit)
-    law.fit_error = float(np.sum(scaled_errors(model(theta, data.X), data.y, data.sw) ** 2))
+    law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
     return law
 
 
@@ -453,167 +460,11 @@ def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     return theta
 
 
-def dictionary(data: OutputData, tr: Transform, dimensional: bool = True) -> list[tuple[str, Any, np.ndarray]]:
-    """Monomials for sparse sums (with the target's units when they are
-    fixed and `dimensional`), sines and cosines of angles, and the constant 1."""
-    pos = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
-    d = data.dims
-    target = None
-    if dimensional and d is not None and d.determined and tr.name in ("y", "1/y") \
-            and all(i.dim is not None for i in pos):
-        target = data.output.dim * (1 if tr.name == "y" else -1)
-    out: list[tuple[str, Any, np.ndarray]] = []
-    singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
-    supports = [(1, singles), (2, (-2, -1, 1, 2))] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
-    for size, exps in supports:
-        for combo in itertools.combinations(pos, size):
-            for es in itertools.product(exps, repeat=size):
-                if any(e < 0 and not i.positive or e % 1 and not i.positive for i, e in zip(combo, es)):
-                    continue
-                if target is not None and np.any(np.abs(sum(e * i.dim for i, e in zip(combo, es)) - target) > 1e-9):
-                    continue
-                names, p = [i.name for i in combo], [Fraction(e).limit_denominator(2) for e in es]
-                out.append((_monomial_text(names, p), product(_monomial_tree(names, p)), _mono(data.X, names, p)))
-    if target is None or not np.any(target):
-        out.append(("1", 1.0, np.ones(data.n)))
-        for f in _angle_factors(data)[1:]:
-            if f.label.endswith("^1"):
-                out.append((f.label[:-2], f.tree(0.0), f.values(0.0, data.X)))
-    return [t for t in out if np.all(np.isfinite(t[2]))]
-
-
-def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 12) -> Optional[list[int]]:
-    """The best pair of columns: for each of the columns that fit best
-    alone, the best partner over the whole dictionary (projected, so a
-    pair whose terms nearly cancel is found too)."""
-    sw = np.sqrt(wz)
-    Aw, zw = A * sw[:, None], z * sw
-    den = np.sum(Aw * Aw, axis=0)
-    den[den == 0] = np.inf
-    single = np.sum(zw * zw) - (Aw.T @ zw) ** 2 / den
-    best, best_r = None, math.inf
-    for i in np.argsort(single)[:top]:
-        a = Aw[:, i]
-        aa = float(a @ a)
-        if not aa > 0:
-            continue
-        r = zw - a * (a @ zw) / aa
-        B = Aw - np.outer(a, (a @ Aw) / aa)
-        bb = np.sum(B * B, axis=0)
-        bb[bb <= 1e-12 * np.maximum(den, 1e-300)] = np.inf
-        gain = (B.T @ r) ** 2 / bb
-        gain[i] = -1
-        j = int(np.argmax(gain))
-        rest = float(r @ r) - float(gain[j])
-        if rest < best_r:
-            best, best_r = [int(i), j], rest
-    return best
-
-
-def sums(data: OutputData, tr: Transform, max_terms: int = 3, dimensional: bool = True) -> list[Law]:
-    """The best sum of two dictionary terms (searched among the best single
-    terms), then a third term by orthogonal matching pursuit; each also
-    with its coefficients' ratios snapped to simple fractions (tied)."""
-    z, sz = _z_scale(data, tr)
-    if not np.all(np.isfinite(z)) or data.n < 4:
-        return []
-    terms = dictionary(data, tr, dimensional)
-    if len(terms) < 2:
-        return []
-    extra = 0.0 if dimensional or not (data.dims is not None and data.dims.determined) else 2.0
-    wz = 1.0 / np.maximum(sz, 1e-300) ** 2
-    A = np.column_stack([t[2] for t in terms])
-    chosen = _best_pair(A, z, wz)
-    out = []
-    while chosen is not None and len(chosen) <= max_terms and data.n >= len(chosen) + 3:
-        c = wls(A[:, chosen], z, wz)
-        if c is None:
-            break
-        picked = [terms[i] for i in chosen]
-        for T in [np.eye(len(c))] + _ties(A[:, chosen], c, z, wz, data, tr):
-            law = _sum_law(data, tr, picked, c, T, extra)
-            if law is not None:
-                out.append(law)
-        resid = (z - A[:, chosen] @ c) * np.sqrt(wz)
-        Aw = A * np.sqrt(wz)[:, None]
-        norms = np.linalg.norm(Aw, axis=0)
-        norms[norms == 0] = np.inf
-        score = np.abs(Aw.T @ resid) / norms
-        score[chosen] = -1
-        chosen = chosen + [int(np.argmax(score))]
-    return out
-
-
-#: Ratios of two coefficients of a sum tried as exact (besides ±1).
-_RATIOS = (2.0, 0.5, 3.0, 1.0 / 3.0, 4.0, 0.25, 1.5, 2.0 / 3.0)
-
-
-def _ties(A: np.ndarray, c: np.ndarray, z: np.ndarray, wz: np.ndarray, data: OutputData,
-          tr: Transform) -> list[np.ndarray]:
-    """Maps T (coefficients = T·θ) that tie one coefficient of the sum to
-    another by a simple ratio (c₂ = −c₁ in 1/m³ − 1/n³), kept when the tied
-    sum still predicts every point within the tolerance."""
-    out = []
-    for i, j in itertools.combinations(range(len(c)), 2):
-        r = c[j] / c[i] if c[i] else math.inf
-        nice = min((s * v for v in (1.0,) + _RATIOS for s in (1.0, -1.0)), key=lambda v: abs(v - r))
-        if not abs(nice - r) <= 0.05 * abs(nice):
-            continue
-        T = np.delete(np.eye(len(c)), j, axis=1)
-        T[j, i if i < j else i - 1] = nice
-        theta = wls(A @ T, z, wz)
-        if theta is None:
-            continue
-        with np.errstate(all="ignore"):
-            e = scaled_errors(tr.inverse(A @ T @ theta), data.y, data.sw)
-        if float(np.max(e)) <= 1.0:
-            out.append(T)
-    return out
-
-
-def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray, T: np.ndarray,
-             extra: float = 0.0) -> Optional[Law]:
-    """A sum of terms with coefficients T·θ (T the identity, or a tie)."""
-    cols = np.column_stack([t[2] for t in terms])
-    trees = [t[1] for t in terms]
-
-    def model_on(cols_, theta):
-        return tr.inverse(cols_ @ (T @ theta))
-
-    def columns(X):
-        from .trees import evaluate
-        vals = [evaluate(t, X) if not isinstance(t, float) else np.full(len(next(iter(X.values()))), t)
-                for t in trees]
-        return None if any(v is None for v in vals) else np.column_stack(vals)
-
-    start = np.linalg.lstsq(T, np.asarray(c, float), rcond=None)[0]
-    theta = refine(lambda t, X: model_on(cols, t), start, {"_": np.zeros(data.n)},
-                   data.y, data.sw) if data.n > len(start) else start
-    theta = start if theta is None else theta
-    coef = T @ theta
-    parts = [op("mul", float(ci), t) if not isinstance(t, float) else float(ci) * t for ci, t in zip(coef, trees)]
-    tree = tr.tree(op("add", *parts))
-    text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + " + ".join(
-        f"{fmt(ci)}·{t[0]}" for ci, t in zip(coef, terms)) + (f"] with T = {tr.name}" if tr.name != "y" else "")
-
-    def refit(idx, theta=theta):
-        t = refine(lambda t_, X: model_on(cols[idx], t_), theta, {"_": np.zeros(len(idx))},
-                   data.y[idx], data.sw[idx])
-        if t is None:
-            return None
-        return lambda X, t=t: (lambda m: None if m is None else model_on(m, t))(columns(X))
-    tied = T.shape[1] < T.shape[0]
-    cost = (1.5 * len(terms) + tr.cost + extra + sum(0.3 * t[0].count("·") + 0.3 * t[0].count("^") for t in terms)
-            + (0.5 if tied else 0.0))
-    kind = "sum of terms" + (", tied coefficients" if tied else "") + (f", {tr.name}" if tr.name != "y" else "")
-    law = Law(kind, text, tree, len(theta), cost, refit)
-    law.fit_error = float(np.sum(scaled_errors(model_on(cols, theta), data.y, data.sw) ** 2))
-    return law
-
-
 def search(data: OutputData, quick: bool = False) -> list[Law]:
     """Every family, screened; the best few of each refined into Laws.
     `quick`: monomials only (while an adaptive design is still running)."""
+    from .kinetics import kinetics  # these modules build on this one's monomials
+    from .sums import sums
     screened: list[Screened] = []
     plain = _angle_factors(data)
     funcs = function_factors(data) if data.n >= 3 and not quick else []
@@ -645,4 +496,6 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
         laws.extend(sums(data, tr))
         if determined:  # the units' prefactor may hide a constant the sum needs
             laws.extend(sums(data, tr, dimensional=False))
+    if not quick and not any(law.fit_max <= 1.0 for law in laws):  # increasing complexity: only if needed
+        laws.extend(kinetics(data))
     return laws
