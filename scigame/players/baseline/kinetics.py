@@ -31,8 +31,9 @@ from .trees import op, power, var
 
 #: Arguments Q tried (the simplest first).
 MAX_ARGUMENTS = 6
-#: Screened candidates refined.
-KEEP = 4
+#: Screened candidates refined per output transform (y, 1/y, log y: near
+#: alike over a narrow range of y, so each gets its own).
+KEEP = 2
 
 
 def kinetic_transforms(data: OutputData) -> list[Transform]:
@@ -93,9 +94,8 @@ def _screen(z: np.ndarray, wz: np.ndarray, B: np.ndarray, q: np.ndarray, grid: n
 
 
 def kinetics(data: OutputData) -> list[Law]:
-    """The KEEP best screened shared-exponential sums over every transform
-    and argument, refined (residuals in tolerance units are comparable
-    across transforms)."""
+    """The KEEP best screened shared-exponential sums of each transform over
+    every argument, refined."""
     if data.n < 6:
         return []
     found = []
@@ -116,7 +116,8 @@ def kinetics(data: OutputData) -> list[Law]:
                 best = _screen(z, 1.0 / sz ** 2, B, q, np.concatenate([-ARGUMENT_GRID, ARGUMENT_GRID]) / med)
             found.extend((r + 2 * (tr.cost + arg[3]), tr, bases, s, a, arg) for r, s, a in best)
     found.sort(key=lambda f: f[0])
-    return [law for _, tr, bases, s, a, arg in found[:KEEP] for law in _law(data, tr, bases, s, a, arg)]
+    best = [f for tr in {id(f[1]): f[1] for f in found}.values() for f in [g for g in found if g[1] is tr][:KEEP]]
+    return [law for _, tr, bases, s, a, arg in best for law in _law(data, tr, bases, s, a, arg)]
 
 
 def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: tuple) -> list[Law]:

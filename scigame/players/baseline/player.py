@@ -125,6 +125,11 @@ def pool_alike(hyps: list[Hyp], top: int, spread: float) -> bool:
     return True
 
 
+#: New measurements the leader must have predicted within the tolerance
+#: before they, not the refits of the search, measure its misfit.
+PREDICTED_ENOUGH = 3
+
+
 class Evidence:
     """Hypotheses from one search and their log weights, updated with every
     later observation: −½ e² per output, e the error of the prediction
@@ -148,12 +153,20 @@ class Evidence:
                 self.hyps[twin].confidence += h.confidence
         self.logw = [math.log(max(h.confidence, 1e-300)) for h in self.hyps]
 
+    def held_out_misfit(self) -> float:
+        """The search's held-out misfit, or, once the leader has predicted
+        PREDICTED_ENOUGH measurements before they were made, the worst of
+        those errors (true held-out evidence, better than refits)."""
+        predicted = getattr(self, "predicted", np.zeros(0))
+        return float(np.max(predicted)) if len(predicted) >= PREDICTED_ENOUGH else self.misfit
+
     def update(self, outputs: list[Output], X: dict, Y: dict) -> Optional[list[Hyp]]:
         """The hypotheses reweighed by the observations since the search, or
         None when the leading one missed one of them (search again)."""
         lead = max(range(len(self.hyps)), key=lambda i: self.logw[i])
         new = {k: v[self.n:] for k, v in X.items()}
         logw = list(self.logw)
+        lead_errors: list[np.ndarray] = []
         for i, h in enumerate(self.hyps):
             for o in outputs:
                 y = Y[o.name][self.n:]
@@ -162,7 +175,10 @@ class Evidence:
                 e = np.where(np.isfinite(e), e, 30.0)
                 if i == lead and np.any(e > 1.0):
                     return None
+                if i == lead:
+                    lead_errors.append(e)
                 logw[i] -= 0.5 * float(np.sum(e ** 2))
+        self.predicted = np.max(lead_errors, axis=0) if lead_errors else np.zeros(0)
         top = max(logw)
         weights = [math.exp(w - top) for w in logw]
         total = sum(weights)
@@ -243,7 +259,7 @@ class BaselinePlayer(Player):
                 and memo.n <= len(next(iter(Y.values()), [])):
             updated = memo.update(outputs, X, Y)
             if updated is not None:
-                return updated, memo.misfit
+                return updated, memo.held_out_misfit()
         hyps, misfit = discover(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
