@@ -493,3 +493,25 @@ def test_first_order_kinetics_from_an_initial_value(law, text):
     grid = {"t": np.linspace(0, 10, 9), "y0": np.linspace(10, 50, 9)}
     got = evaluate_predictor(action.submission.predictor, grid)["y"]
     assert np.allclose(got, law(**grid), rtol=1e-9), text
+
+
+def test_saturation_with_a_fitted_exponent():
+    """y = 50·x^1.7/(3^1.7 + x^1.7): no rational exponent of a group; the
+    fitted exponent and half-saturation scale come out as 1.7 and 3."""
+    law = lambda x: 50.0 * x ** 1.7 / (3.0 ** 1.7 + x ** 1.7)  # noqa: E731
+    action = fixed_discovery({"x": (0.5, 12.0)}, {"tolerance": {"abs": 0.0, "rel": 0.005}}, law)
+    assert "fitted exponent" in action.hypotheses[action.submission.selected].statement
+    grid = {"x": np.linspace(0.5, 12.0, 9)}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-9)
+
+
+def test_sum_under_a_root():
+    """y = sqrt(a − 0.4·b) with hidden scale: a sum in y², whose inner ratio
+    is written as the short decimal it is (0.4, not a product of fitted
+    constants)."""
+    law = lambda a, b: 2.5 * np.sqrt(a - 0.4 * b)  # noqa: E731
+    action = fixed_discovery({"a": (5.0, 10.0), "b": (1.0, 4.0)}, {"tolerance": {"abs": 0.0, "rel": 0.005}}, law)
+    top = action.hypotheses[action.submission.selected]
+    assert "y^2" in top.statement and "0.4" in top.statement, top.statement
+    grid = {"a": np.linspace(5, 10, 7), "b": np.linspace(1, 4, 7)}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)

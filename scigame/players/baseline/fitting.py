@@ -118,12 +118,14 @@ def scaled_errors(pred: Optional[np.ndarray], y: np.ndarray, sw: np.ndarray) -> 
 
 
 def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray, X: dict, y: np.ndarray,
-                  sw: np.ndarray, digits: int = 4) -> np.ndarray:
+                  sw: np.ndarray, rel: float, digits: int = 4) -> np.ndarray:
     """Each constant rounded, in turn, to the fewest significant digits
-    (1 to `digits`) the data support: the largest scaled error stays at most
-    max(0.3, 1.5 × the unrounded one). Short decimals are what the law's
-    author wrote (0.7, 1e-9), and they let the strict check see an exact
-    constant instead of a fitted one."""
+    (1 to `digits`) that move it by at most `rel` (relative) and that the
+    data support: the largest scaled error stays at most max(0.3, 1.5 × the
+    unrounded one). Short decimals are what the law's author wrote (0.7,
+    1e-9), and they let the strict check see an exact constant instead of a
+    fitted one; `rel` (half the output's relative tolerance) keeps a poorly
+    determined constant from being rounded beyond what that check allows."""
     def worst(t):
         with np.errstate(all="ignore"):
             return float(np.max(scaled_errors(model(t, X), y, sw)))
@@ -135,7 +137,7 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
         for d in range(1, digits + 1):
             trial = out.copy()
             trial[j] = float(f"{v:.{d - 1}e}")
-            if worst(trial) <= bound:
+            if abs(trial[j] - v) <= rel * abs(v) and worst(trial) <= bound:
                 out = trial
                 break
     return out

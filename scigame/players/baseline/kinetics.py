@@ -150,7 +150,7 @@ def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: 
     if theta is None:
         return []
     out = []
-    for T, fixed in [(np.eye(k), np.zeros(k))] + _tied(theta, data, model_for, columns, tr):
+    for T, fixed in [(np.eye(k), np.zeros(k))] + _tied(theta, data, model_for, columns, tr, picked):
         law = _make(data, tr, picked, T, fixed, theta, model_for(T, fixed), arg)
         if law is not None:
             out.append(law)
@@ -175,7 +175,13 @@ def _start(data, tr, columns, a, k) -> Optional[np.ndarray]:
     return None if c is None else np.concatenate([c, [a]])
 
 
-def _tied(theta: np.ndarray, data: OutputData, model_for, columns, tr) -> list[tuple[np.ndarray, np.ndarray]]:
+def _same_units(T: np.ndarray, picked: list) -> bool:
+    """A tie's ratio is a pure number only between terms of one base (B and
+    B·E); bases differ in units. Each column of T is one shared constant."""
+    return all(len({picked[j][0][0] for j in np.flatnonzero(T[:, col])}) == 1 for col in range(T.shape[1]))
+
+
+def _tied(theta: np.ndarray, data: OutputData, model_for, columns, tr, picked) -> list[tuple[np.ndarray, np.ndarray]]:
     """Ties between coefficients (sums.tie_maps) and coefficients snapped to ±1."""
     c, a = theta[:-1], theta[-1]
     k = len(c)
@@ -185,7 +191,7 @@ def _tied(theta: np.ndarray, data: OutputData, model_for, columns, tr) -> list[t
         A = columns(data.X, a)
     if not (np.all(np.isfinite(A)) and np.all(np.isfinite(z))):
         return []
-    ties = [(np.eye(k), np.zeros(k))] + [(T, np.zeros(k)) for T in tie_maps(c)]
+    ties = [(np.eye(k), np.zeros(k))] + [(T, np.zeros(k)) for T in tie_maps(c) if _same_units(T, picked)]
     options = ties[1:] + [snap for T, fixed in ties for snap in _snaps(T, fixed, c)]
     kept = []
     for T, fixed in options:  # judged at the untied rate: _make refines the survivors
@@ -230,7 +236,7 @@ def _make(data, tr, picked, T, fixed, theta0, model, arg) -> Optional[Law]:
         theta = refine(model, start, data.X, data.y, data.sw, nfev=40)
     if theta is None:
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     coef, a = T @ theta[:-1] + fixed, float(theta[-1])
     e_tree = op("exp", op("mul", a, qtree))
     parts, words = [], []

@@ -13,10 +13,12 @@ For one output the search enumerates, cheapest first,
 3. sparse sums `Σ cⱼ·Mⱼ` of up to three monomials (orthogonal matching
    pursuit over a dictionary of monomials with the right units, and with
    a hidden constant; coefficients tied by simple ratios: sums.py);
-4. only when nothing simpler fits every point within the tolerance, sums
+4. only when no law of at most two constants fits every point within the
+   tolerance, sums
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
-   growth: kinetics.py);
+   growth: kinetics.py), and saturations `C·u((x/b)^e)` with a fitted
+   exponent (Hill, stretched exponential: saturation.py);
 
 each also for a transformed output (1/y, and sin y or tan y for an angle).
 Screening is linear least squares; the best few per family get a
@@ -70,6 +72,24 @@ def transforms(output: Output) -> list[Transform]:
     return out
 
 
+#: The power of y each transform takes the units to (for a sum's dimensional dictionary).
+TRANSFORM_POWER = {"y": 1, "1/y": -1, "y^2": 2, "1/y^2": -2}
+
+
+def square_transforms(y: np.ndarray) -> list[Transform]:
+    """y² and 1/y² for an output of one sign (sums of squares under a
+    root: distances, relativistic and drag laws), the sign kept outside."""
+    if not len(y) or not (np.all(y > 0) or np.all(y < 0)):
+        return []
+    sg = 1.0 if y[0] > 0 else -1.0
+
+    def signed(t):
+        return t if sg > 0 else op("mul", -1.0, t)
+    return [Transform("y^2", np.square, lambda z: sg * np.sqrt(z), lambda t: signed(op("sqrt", t)), 2.0),
+            Transform("1/y^2", lambda y_: 1.0 / np.square(y_), lambda z: sg / np.sqrt(z),
+                      lambda t: signed(op("div", 1.0, op("sqrt", t))), 2.0)]
+
+
 @dataclass(frozen=True)
 class Unary:
     """u in u(a·Q): numpy, tree, description length, whether a must be > 0."""
@@ -120,6 +140,9 @@ class OutputData:
         self.sw = output.scale(y)
         self.w = 1.0 / self.sw ** 2
         self.positive = [i for i in inputs if i.positive and i.angle is None and i.varies]
+        #: How far a constant may be rounded: half the relative tolerance the
+        #: strict check allows constants (fitting.snap_decimals).
+        self.snap_rel = output.tol_rel / 2 if output.tol_rel > 0 else 1e-6
         with np.errstate(all="ignore"):
             self.logs = {i.name: np.log(X[i.name]) for i in self.positive}
 
@@ -464,6 +487,7 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
     """Every family, screened; the best few of each refined into Laws.
     `quick`: monomials only (while an adaptive design is still running)."""
     from .kinetics import kinetics  # these modules build on this one's monomials
+    from .saturation import saturations
     from .sums import sums
     screened: list[Screened] = []
     plain = _angle_factors(data)
@@ -492,10 +516,11 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
             law = law_from(data, s)
             if law is not None:
                 laws.append(law)
-    for tr in transforms(data.output)[:0 if quick else 2]:
+    for tr in ([] if quick else transforms(data.output)[:2] + square_transforms(data.y)):
         laws.extend(sums(data, tr))
         if determined:  # the units' prefactor may hide a constant the sum needs
             laws.extend(sums(data, tr, dimensional=False))
-    if not quick and not any(law.fit_max <= 1.0 for law in laws):  # increasing complexity: only if needed
+    if not quick and not any(law.fit_max <= 1.0 and law.k <= 2 for law in laws):  # only if nothing simpler fits
         laws.extend(kinetics(data))
+        laws.extend(saturations(data))
     return laws

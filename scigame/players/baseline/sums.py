@@ -12,8 +12,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .fitting import Law, refine, scaled_errors, wls
-from .search import OutputData, Transform, _angle_factors, _mono, _monomial_text, _monomial_tree, _z_scale
+from .fitting import Law, refine, scaled_errors, snap_decimals, wls
+from .search import TRANSFORM_POWER, OutputData, Transform, _angle_factors, _mono, _monomial_text, _monomial_tree, _z_scale
 from .task import fmt
 from .trees import op, product
 
@@ -24,9 +24,9 @@ def dictionary(data: OutputData, tr: Transform, dimensional: bool = True) -> lis
     pos = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
     d = data.dims
     target = None
-    if dimensional and d is not None and d.determined and tr.name in ("y", "1/y") \
+    if dimensional and d is not None and d.determined and tr.name in TRANSFORM_POWER \
             and all(i.dim is not None for i in pos):
-        target = data.output.dim * (1 if tr.name == "y" else -1)
+        target = data.output.dim * TRANSFORM_POWER[tr.name]
     out: list[tuple[str, Any, np.ndarray]] = []
     singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
     supports = [(1, singles), (2, (-2, -1, 1, 2))] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
@@ -163,11 +163,10 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray, T: np.
     theta = refine(lambda t, X: model_on(cols, t), start, {"_": np.zeros(data.n)},
                    data.y, data.sw) if data.n > len(start) else start
     theta = start if theta is None else theta
-    coef = T @ theta
-    parts = [op("mul", float(ci), t) if not isinstance(t, float) else float(ci) * t for ci, t in zip(coef, trees)]
-    tree = tr.tree(op("add", *parts))
-    text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + " + ".join(
-        f"{fmt(ci)}·{t[0]}" for ci, t in zip(coef, terms)) + (f"] with T = {tr.name}" if tr.name != "y" else "")
+    scale, ratios = _factored(cols, T @ theta, data, tr)
+    tree = tr.tree(op("mul", float(scale), op("add", *[t if r == 1 else _times(r, t) for r, t in zip(ratios, trees)])))
+    text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + f"{fmt(scale)}·(" + " + ".join(
+        f"{fmt(r)}·{t[0]}" for r, t in zip(ratios, terms)) + ")" + (f"] with T = {tr.name}" if tr.name != "y" else "")
 
     def refit(idx, theta=theta):
         t = refine(lambda t_, X: model_on(cols[idx], t_), theta, {"_": np.zeros(len(idx))},
@@ -180,5 +179,32 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray, T: np.
             + (0.5 if tied else 0.0))
     kind = "sum of terms" + (", tied coefficients" if tied else "") + (f", {tr.name}" if tr.name != "y" else "")
     law = Law(kind, text, tree, len(theta), cost, refit)
-    law.set_fit(scaled_errors(model_on(cols, theta), data.y, data.sw))
+    with np.errstate(all="ignore"):
+        law.set_fit(scaled_errors(tr.inverse(cols @ (scale * ratios)), data.y, data.sw))
     return law
+
+
+def _times(c: float, t: Any) -> Any:
+    return float(c) * t if isinstance(t, float) else op("mul", float(c), t)
+
+
+def _factored(cols: np.ndarray, coef: np.ndarray, data: OutputData, tr: Transform) -> tuple[float, np.ndarray]:
+    """The sum written as scale·(M₀ + Σ rⱼ·Mⱼ), M₀ its largest term, each
+    ratio rⱼ the shortest decimal the data support (snap_decimals): in
+    `r·(ρ − 1.26)` the 1.26 is a constant of the law, while 1.546 and
+    −1.948 in `1.546·r·ρ − 1.948·r` are products of several."""
+    size = np.abs(coef) * np.sqrt(np.mean(cols ** 2, axis=0))
+    i0 = int(np.argmax(size))
+    if not coef[i0]:
+        return 1.0, coef
+    others = [j for j in range(len(coef)) if j != i0]
+
+    def model(t, X):
+        r = np.ones(len(coef))
+        r[others] = t[1:]
+        return tr.inverse(cols @ (t[0] * r))
+    t = snap_decimals(model, np.concatenate([[coef[i0]], coef[others] / coef[i0]]), {}, data.y, data.sw,
+                      data.snap_rel)
+    ratios = np.ones(len(coef))
+    ratios[others] = t[1:]
+    return float(t[0]), ratios
