@@ -8,7 +8,7 @@
    f(a′,b)·f(a,b′)) or add; for two inputs of the same dimension, the
    point with their values swapped.
 3. Then the point, among seeded random candidates of the domain, where
-   the leading hypothesis and its rivals disagree most in tolerance units,
+   the leading hypothesis and its credible rivals disagree decisively,
    with a bonus for distance from the points already measured; candidates
    nearer to a refused experiment than to a measured one are skipped (the
    oracle's constraint is a region the player learns from refusals).
@@ -30,6 +30,9 @@ from .trees import evaluate
 CANDIDATE_POINTS = 512
 #: Positions (in [0, 1] of the domain) of the base point and the low and high values.
 BASE, LOW, HIGH = 0.5, 0.15, 0.85
+#: A disagreement of this many tolerances settles a rival (its likelihood
+#: falls by e^(-DECISIVE²/2)); more is worth no more.
+DECISIVE = 5.0
 #: Rivals less credible than this do not steer the design.
 RIVAL_FLOOR = 1e-3
 #: Pairs tested for separability at most.
@@ -115,7 +118,8 @@ def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler:
            known: list[dict], rejected: list[dict], seed: int,
            turn: int) -> tuple[dict[str, float], str, float]:
     """The candidate point where the leading hypothesis and its rivals
-    disagree most (in tolerances; rivals of confidence ≥ RIVAL_FLOOR), away
+    disagree most (in tolerances up to DECISIVE, weighed by each rival's
+    confidence; rivals of confidence ≥ RIVAL_FLOOR), away
     from the points measured and from the region the oracle refuses; and
     that disagreement (below 1: no experiment left tells them apart)."""
     d = len(inputs)
@@ -125,7 +129,8 @@ def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler:
         C[inp.name] = np.array([inp.tidy(v) for v in C[inp.name]])
     ranked = sorted(range(len(hyps)), key=lambda i: -hyps[i].confidence)
     lead = ranked[0]
-    score = np.zeros(CANDIDATE_POINTS)
+    score = np.zeros(CANDIDATE_POINTS)  # the largest disagreement with a rival
+    value = np.zeros(CANDIDATE_POINTS)  # what the point is worth: decisive tests of credible rivals
     rival = np.full(CANDIDATE_POINTS, ranked[1] if len(ranked) > 1 else lead)
     for b in [r for r in ranked[1:] if hyps[r].confidence >= RIVAL_FLOOR]:
         diff = np.zeros(CANDIDATE_POINTS)
@@ -133,8 +138,8 @@ def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler:
             pa, pb = evaluate(hyps[lead].predictor[o.name], C), evaluate(hyps[b].predictor[o.name], C)
             if pa is not None and pb is not None:
                 diff += np.abs(pa - pb) / np.maximum(o.scale(pa), o.scale(pb))
-        better = diff > score
-        rival = np.where(better, b, rival)
+        rival = np.where(diff * hyps[b].confidence > value, b, rival)
+        value += hyps[b].confidence * np.minimum(diff, DECISIVE)
         score = np.maximum(score, diff)
     U = np.column_stack([inp.to_unit(C[inp.name]) for inp in inputs])
     others = known + rejected
@@ -145,7 +150,8 @@ def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler:
     else:
         dist = np.ones(CANDIDATE_POINTS)
     ok = _feasible(U, inputs, known, rejected)
-    total = np.where(ok, np.minimum(score, 50.0) + 0.5 * dist, -np.inf)
+    total = np.where(ok, value / max(sum(h.confidence for h in hyps) - hyps[lead].confidence, 1e-12)
+                     + 0.5 * dist, -np.inf)
     if not np.any(ok):
         total = dist
     best = int(np.argmax(total))

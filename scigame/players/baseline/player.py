@@ -111,6 +111,15 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
+def _shape(tree):
+    """A predictor with its numbers blanked: the law's form, refits aside."""
+    if isinstance(tree, dict):
+        return {k: _shape(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_shape(v) for v in tree]
+    return 0.0 if is_num(tree) else tree
+
+
 def pool_alike(hyps: list[Hyp], top: int, spread: float) -> bool:
     """When no experiment left in the domain makes the leader and its rivals
     (those of confidence ≥ design.RIVAL_FLOOR) differ by a tolerance
@@ -214,6 +223,9 @@ class BaselinePlayer(Player):
             if planning:
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
+        lead = max(hyps, key=lambda h: h.confidence).predictor
+        if state.protocol == "adaptive" and not state.must_submit and not self._tested(state, outputs, lead):
+            caps.append(float(state.threshold) - 0.05)  # not yet tested on predictions
         if caps:
             temper(hyps, cap=max(min(caps), 1.0 / len(hyps)))
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
@@ -263,6 +275,30 @@ class BaselinePlayer(Player):
         hyps, misfit = discover(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
+
+    @staticmethod
+    def _tested(state: EpisodeState, outputs: list[Output], lead: dict) -> bool:
+        """In Adaptive Discovery, the leading predictor has predicted the last
+        PREDICTED_ENOUGH measurements within the tolerance before they were
+        made, up to refitted constants (a search's own fit is not enough to stop on: the designed
+        points may not tell a law from a look-alike). Read from the turns,
+        so a fresh player decides the same."""
+        if state.setting != "discovery":
+            return True
+        streak = 0
+        for t in reversed(state.turns):
+            ex, resp = (t.action.experiment if t.action else None), t.response
+            if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
+                continue
+            i = max(range(len(t.action.hypotheses)), key=lambda j: t.action.hypotheses[j].confidence)
+            if _shape(t.action.hypotheses[i].predictor) != _shape(lead) or i >= len(ex.predictions):
+                break
+            for o in outputs:
+                y, p = resp.observation.outputs.get(o.name), ex.predictions[i].get(o.name)
+                if y is None or p is None or abs(p - y) > float(o.scale(np.array([y]))[0]):
+                    return streak >= PREDICTED_ENOUGH
+            streak += 1
+        return streak >= PREDICTED_ENOUGH
 
     @staticmethod
     def _plan_left(state: EpisodeState, inputs: list[Input]) -> tuple[list, int]:

@@ -13,8 +13,8 @@ For one output the search enumerates, cheapest first,
 3. sparse sums `Σ cⱼ·Mⱼ` of up to three monomials (orthogonal matching
    pursuit over a dictionary of monomials with the right units, and with
    a hidden constant; coefficients tied by simple ratios: sums.py);
-4. only when no law of at most two constants fits every point within the
-   tolerance, sums
+4. only when no monomial (times one function) of at most two constants
+   fits every point within the tolerance, sums
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), and saturations `C·u((x/b)^e)` with a fitted
@@ -520,7 +520,8 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
         laws.extend(sums(data, tr))
         if determined:  # the units' prefactor may hide a constant the sum needs
             laws.extend(sums(data, tr, dimensional=False))
-    if not quick and not any(law.fit_max <= 1.0 and law.k <= 2 for law in laws):  # only if nothing simpler fits
+    simple = [law for law in laws if law.k <= 2 and not law.kind.startswith("sum")]
+    if not quick and not any(law.fit_max <= 1.0 for law in simple):  # only if nothing simpler fits
         laws.extend(kinetics(data))
         laws.extend(saturations(data))
     return laws

@@ -77,7 +77,7 @@ def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 12) -> O
 
 def sums(data: OutputData, tr: Transform, max_terms: int = 3, dimensional: bool = True) -> list[Law]:
     """The best sum of two dictionary terms (searched among the best single
-    terms), then a third term by orthogonal matching pursuit; each also
+    terms), then the third term that lowers the residual most; each also
     with its coefficients' ratios snapped to simple fractions (tied)."""
     z, sz = _z_scale(data, tr)
     if not np.all(np.isfinite(z)) or data.n < 4:
@@ -101,9 +101,11 @@ def sums(data: OutputData, tr: Transform, max_terms: int = 3, dimensional: bool 
                 out.append(law)
         resid = (z - A[:, chosen] @ c) * np.sqrt(wz)
         Aw = A * np.sqrt(wz)[:, None]
-        norms = np.linalg.norm(Aw, axis=0)
-        norms[norms == 0] = np.inf
-        score = np.abs(Aw.T @ resid) / norms
+        Q, _ = np.linalg.qr(Aw[:, chosen])
+        B = Aw - Q @ (Q.T @ Aw)  # each column's part the chosen terms cannot express
+        norms = np.sum(B * B, axis=0)
+        norms[norms <= 1e-12 * np.maximum(np.sum(Aw * Aw, axis=0), 1e-300)] = np.inf
+        score = (B.T @ resid) ** 2 / norms  # the exact drop in residual from adding it
         score[chosen] = -1
         chosen = chosen + [int(np.argmax(score))]
     return out
