@@ -394,3 +394,124 @@ def test_public_view_dimensions_agree_with_pint(cards, name):
         assert {k: v for k, v in spec["dimension"].items() if v} == dims
         assert spec["si_factor"] == pytest.approx(q.to_base_units().magnitude, rel=1e-12)
         assert spec["angle"] == (spec["unit"] in ("deg", "rad"))
+
+
+def test_log_law_found_when_some_readings_are_zero(cards):
+    """The controlled design measures E = 0 at equal concentrations; those
+    readings must not block log-space fits of the other points."""
+    from scigame.players.baseline import design as plan
+    from scigame.players.baseline.task import parse_inputs
+
+    card = cards("nernst")
+    view = card.public_view("original", "discovery")
+    points = [p for p, _ in plan.planned(parse_inputs(view))]
+    obs = observe(card, "original", points)
+    assert any(o.outputs["E"] == 0 for o in obs)
+    action = act(make_state(card, "original", "discovery", "fixed", obs))
+    score = card.score(action.submission.predictor, "original")
+    assert score.strict, score.strict_reason
+
+
+def test_refused_region_is_avoided():
+    """Candidates nearer to a refused experiment than to a measured one are
+    not proposed: a constraint is a region, learnt from refusals."""
+    from scigame.players.baseline import design as plan
+    from scigame.players.baseline.identify import Hyp
+    from scigame.players.baseline.task import Sampler, parse_inputs, parse_outputs
+
+    task = {"inputs": [{"name": "x", "unit": "m", "domain": {"kind": "range", "lo": 0.0, "hi": 1.0}}],
+            "outputs": [{"name": "y", "unit": "m", "tolerance": {"abs": 0.01, "rel": 0.0}}]}
+    inputs, outputs = parse_inputs(task), parse_outputs(task)
+    # the rivals differ most near x = 0, but x < 0.3 was refused
+    hyps = [Hyp("a", 0.6, {"y": {"var": "x"}}), Hyp("b", 0.4, {"y": {"op": "div", "args": [0.01, {"var": "x"}]}})]
+    known = [{"x": 0.5}, {"x": 0.9}]
+    rejected = [{"x": 0.05}, {"x": 0.15}]
+    point, _, spread = plan.choose(inputs, outputs, hyps, Sampler(inputs), known, rejected, seed=1, turn=3)
+    assert point["x"] > (0.15 + 0.5) / 2
+    assert spread >= 1.0
+    # rivals that agree everywhere the oracle allows leave nothing to measure
+    same = [Hyp("a", 0.6, {"y": {"var": "x"}}), Hyp("b", 0.4, {"y": {"op": "mul", "args": [1.001, {"var": "x"}]}})]
+    assert plan.choose(inputs, outputs, same, Sampler(inputs), known, [], seed=1, turn=3)[2] < 1.0
+
+
+def fixed_discovery(inputs: dict, output: dict, law, n: int = 8, seed: int = 5, dims: dict = {}) -> Action:
+    """The baseline's Fixed submission on n random points of a made-up task
+    whose output follows `law` (a numpy function of the inputs); `dims`
+    gives an input's SI dimension (dimensionless otherwise)."""
+    rng = np.random.default_rng(seed)
+    task = {"setting": "discovery", "background": "", "conditions": [], "constraints": [],
+            "inputs": [{"name": k, "unit": "", "dimension": dims.get(k, {"length": 0}), "si_factor": 1.0,
+                        "domain": {"kind": "range", "lo": lo, "hi": hi, "values": []}}
+                       for k, (lo, hi) in inputs.items()],
+            "outputs": [dict({"name": "y", "unit": "", "dimension": {"length": 0}, "si_factor": 1.0}, **output)],
+            "protocol": "fixed", "threshold": 0.9, "budget": n}
+    pts = [{k: float(rng.uniform(lo, hi)) for k, (lo, hi) in inputs.items()} for _ in range(n)]
+    obs = [Observation(inputs=p, outputs={"y": float(law(**p))}) for p in pts]
+    state = EpisodeState(task=task, setting="discovery", protocol="fixed", threshold=0.9, observations=obs,
+                         turns=[], must_submit=True, steps_left=None, seed=1)
+    return act(state)
+
+
+def test_sum_with_tied_coefficients():
+    """y = 3·(1/a³ − 1/b³): the two coefficients are one constant; the
+    submitted sum says so and carries the same number twice."""
+    action = fixed_discovery({"a": (1.0, 3.0), "b": (4.0, 6.0)}, {"tolerance": {"abs": 0.0, "rel": 0.001}},
+                             lambda a, b: 3.0 * (a ** -3 - b ** -3))
+    top = action.hypotheses[action.submission.selected]
+    assert "tied" in top.statement
+    grid = {"a": np.linspace(1, 3, 7), "b": np.linspace(4, 6, 7)}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, 3.0 * (grid["a"] ** -3 - grid["b"] ** -3), rtol=1e-3)
+
+
+def test_sum_needing_a_hidden_constant():
+    """A dimensionless y = c·l·(2 + 0.1·c) of a concentration c and a length
+    l: no monomial has y's units, so the sum's terms must carry a hidden
+    constant (the units fix no prefactor for them)."""
+    action = fixed_discovery({"c": (1.0, 100.0), "l": (0.1, 1.0)}, {"tolerance": {"abs": 0.0, "rel": 0.01}},
+                             lambda c, l: c * l * (2.0 + 0.1 * c),
+                             dims={"c": {"substance": 1, "length": -3}, "l": {"length": 1}})
+    grid = {"c": np.linspace(1, 100, 7), "l": np.linspace(0.1, 1, 7)}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, grid["c"] * grid["l"] * (2.0 + 0.1 * grid["c"]), rtol=0.01)
+
+
+@pytest.mark.parametrize(("law", "text"), [
+    (lambda t, y0: 5.0 + (y0 - 5.0) * np.exp(-0.3 * t), "relaxation toward 5 from y0"),
+    (lambda t, y0: 1e3 / (1.0 + (1e3 / y0 - 1.0) * np.exp(-0.5 * t)), "logistic growth from y0 toward 1000"),
+])
+def test_first_order_kinetics_from_an_initial_value(law, text):
+    """Laws of time t and an initial value y0 (an input with the output's
+    units) that no monomial, function factor or plain sum holds; the
+    fitted rate and constants come out as the short decimals they are."""
+    temp = {"temperature": 1}
+    action = fixed_discovery({"t": (0.0, 10.0), "y0": (10.0, 50.0)}, {"tolerance": {"abs": 0.0, "rel": 0.002},
+                                                                    "dimension": temp},
+                             law, dims={"t": {"time": 1}, "y0": temp})
+    top = action.hypotheses[action.submission.selected]
+    assert "shared exponential" in top.statement, text
+    grid = {"t": np.linspace(0, 10, 9), "y0": np.linspace(10, 50, 9)}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, law(**grid), rtol=1e-9), text
+
+
+def test_saturation_with_a_fitted_exponent():
+    """y = 50·x^1.7/(3^1.7 + x^1.7): no rational exponent of a group; the
+    fitted exponent and half-saturation scale come out as 1.7 and 3."""
+    law = lambda x: 50.0 * x ** 1.7 / (3.0 ** 1.7 + x ** 1.7)  # noqa: E731
+    action = fixed_discovery({"x": (0.5, 12.0)}, {"tolerance": {"abs": 0.0, "rel": 0.005}}, law)
+    assert "fitted exponent" in action.hypotheses[action.submission.selected].statement
+    grid = {"x": np.linspace(0.5, 12.0, 9)}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-9)
+
+
+def test_sum_under_a_root():
+    """y = sqrt(a − 0.4·b) with hidden scale: a sum in y², whose inner ratio
+    is written as the short decimal it is (0.4, not a product of fitted
+    constants)."""
+    law = lambda a, b: 2.5 * np.sqrt(a - 0.4 * b)  # noqa: E731
+    action = fixed_discovery({"a": (5.0, 10.0), "b": (1.0, 4.0)}, {"tolerance": {"abs": 0.0, "rel": 0.005}}, law)
+    top = action.hypotheses[action.submission.selected]
+    assert "y^2" in top.statement and "0.4" in top.statement, top.statement
+    grid = {"a": np.linspace(5, 10, 7), "b": np.linspace(1, 4, 7)}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)

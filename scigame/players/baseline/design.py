@@ -8,8 +8,10 @@
    f(a′,b)·f(a,b′)) or add; for two inputs of the same dimension, the
    point with their values swapped.
 3. Then the point, among seeded random candidates of the domain, where
-   the two leading hypotheses disagree most in tolerance units, with a
-   bonus for distance from the points already measured.
+   the leading hypothesis and its credible rivals disagree decisively,
+   with a bonus for distance from the points already measured; candidates
+   nearer to a refused experiment than to a measured one are skipped (the
+   oracle's constraint is a region the player learns from refusals).
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ from .trees import evaluate
 CANDIDATE_POINTS = 512
 #: Positions (in [0, 1] of the domain) of the base point and the low and high values.
 BASE, LOW, HIGH = 0.5, 0.15, 0.85
+#: A disagreement of this many tolerances settles a rival (its likelihood
+#: falls by e^(-DECISIVE²/2)); more is worth no more.
+DECISIVE = 5.0
+#: Rivals less credible than this do not steer the design.
+RIVAL_FLOOR = 1e-3
 #: Pairs tested for separability at most.
 MAX_PAIRS = 6
 
@@ -89,32 +96,65 @@ def findings(inputs: list[Input], outputs: list[Output], observations: list) -> 
     return out
 
 
+def _feasible(U: np.ndarray, inputs: list[Input], known: list[dict], rejected: list[dict]) -> np.ndarray:
+    """Candidates the oracle will likely accept: nearer (in domain units) to
+    a measured point than to a refused one. Refusals mark a region (a
+    constraint the player cannot read), not single points."""
+    def unit(points):
+        return np.array([[float(inp.to_unit(np.array([float(p.get(inp.name, 0.0))]))[0]) for inp in inputs]
+                         for p in points])
+
+    def nearest(points):
+        return np.min(np.linalg.norm(U[:, None, :] - unit(points)[None, :, :], axis=2), axis=1)
+    if not rejected:
+        return np.ones(len(U), bool)
+    to_rejected = nearest(rejected)
+    if not known:
+        return to_rejected >= 0.02
+    return (to_rejected >= 0.02) & (nearest(known) < to_rejected)
+
+
 def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler: Sampler,
-           known: list[dict], rejected: list[dict], seed: int, turn: int) -> tuple[dict[str, float], str]:
-    """The candidate point where the two leading hypotheses disagree most."""
+           known: list[dict], rejected: list[dict], seed: int,
+           turn: int) -> tuple[dict[str, float], str, float]:
+    """The candidate point where the leading hypothesis and its rivals
+    disagree most (in tolerances up to DECISIVE, weighed by each rival's
+    confidence; rivals of confidence ≥ RIVAL_FLOOR), away
+    from the points measured and from the region the oracle refuses; and
+    that disagreement (below 1: no experiment left tells them apart)."""
     d = len(inputs)
     rng = np.random.default_rng(np.random.SeedSequence([seed & 0xFFFFFFFF, len(known), turn]))
     C = sampler.from_unit(rng.random((CANDIDATE_POINTS, d)))
     for inp in inputs:
         C[inp.name] = np.array([inp.tidy(v) for v in C[inp.name]])
     ranked = sorted(range(len(hyps)), key=lambda i: -hyps[i].confidence)
-    a, b = ranked[0], ranked[1]
-    score = np.zeros(CANDIDATE_POINTS)
-    for o in outputs:
-        pa, pb = evaluate(hyps[a].predictor[o.name], C), evaluate(hyps[b].predictor[o.name], C)
-        if pa is not None and pb is not None:
-            score += np.abs(pa - pb) / np.maximum(o.scale(pa), o.scale(pb))
+    lead = ranked[0]
+    score = np.zeros(CANDIDATE_POINTS)  # the largest disagreement with a rival
+    value = np.zeros(CANDIDATE_POINTS)  # what the point is worth: decisive tests of credible rivals
+    rival = np.full(CANDIDATE_POINTS, ranked[1] if len(ranked) > 1 else lead)
+    for b in [r for r in ranked[1:] if hyps[r].confidence >= RIVAL_FLOOR]:
+        diff = np.zeros(CANDIDATE_POINTS)
+        for o in outputs:
+            pa, pb = evaluate(hyps[lead].predictor[o.name], C), evaluate(hyps[b].predictor[o.name], C)
+            if pa is not None and pb is not None:
+                diff += np.abs(pa - pb) / np.maximum(o.scale(pa), o.scale(pb))
+        rival = np.where(diff * hyps[b].confidence > value, b, rival)
+        value += hyps[b].confidence * np.minimum(diff, DECISIVE)
+        score = np.maximum(score, diff)
+    U = np.column_stack([inp.to_unit(C[inp.name]) for inp in inputs])
     others = known + rejected
     if others:
-        U = np.column_stack([inp.to_unit(C[inp.name]) for inp in inputs])
         K = np.array([[float(inp.to_unit(np.array([float(p.get(inp.name, 0.0))]))[0]) for inp in inputs]
                       for p in others])
         dist = np.min(np.linalg.norm(U[:, None, :] - K[None, :, :], axis=2), axis=1)
     else:
         dist = np.ones(CANDIDATE_POINTS)
-    total = np.minimum(score, 50.0) + 0.5 * dist
-    if rejected:
-        total = np.where(dist < 0.02, -np.inf, total)
+    ok = _feasible(U, inputs, known, rejected)
+    total = np.where(ok, value / max(sum(h.confidence for h in hyps) - hyps[lead].confidence, 1e-12)
+                     + 0.5 * dist, -np.inf)
+    if not np.any(ok):
+        total = dist
     best = int(np.argmax(total))
+    spread = float(np.max(np.where(ok, score, 0.0))) if np.any(ok) else math.inf
     return ({inp.name: float(C[inp.name][best]) for inp in inputs},
-            f"hypotheses {a + 1} and {b + 1} differ here by {score[best]:.3g} tolerances")
+            f"hypotheses {lead + 1} and {int(rival[best]) + 1} differ here by {score[best]:.3g} tolerances", spread)

@@ -39,6 +39,12 @@ class Law:
     loo: np.ndarray = field(default_factory=lambda: np.zeros(0))
     score: float = -math.inf
     check: Optional[np.ndarray] = None
+    fit_max: float = math.inf  # largest scaled error in sample
+
+    def set_fit(self, errors: np.ndarray) -> None:
+        """Record the in-sample scaled errors' sum of squares and maximum."""
+        self.fit_error = float(np.sum(errors ** 2))
+        self.fit_max = float(np.max(errors)) if len(errors) else 0.0
 
 
 def wls(A: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[np.ndarray]:
@@ -64,9 +70,10 @@ def snap_options(t: float) -> list[Fraction]:
 
 
 def exponent_penalty(p: Fraction) -> float:
-    """Nats for writing an exponent: integers are cheap, thirds dearer."""
-    return 0.0 if p == 0 else 0.5 * math.log(1 + abs(p.numerator)) + (0 if p.denominator == 1 else
-                                                                       1.2 * math.log(p.denominator + 1))
+    """Nats for writing an exponent: integers are cheap, thirds dearer, and
+    powers beyond the fourth (rare in physics laws) dearer still."""
+    return 0.0 if p == 0 else (0.5 * math.log(1 + abs(p.numerator)) + max(0.0, abs(float(p)) - 4.0)
+                               + (0 if p.denominator == 1 else 1.2 * math.log(p.denominator + 1)))
 
 
 def best_scale(f: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[float]:
@@ -108,3 +115,29 @@ def scaled_errors(pred: Optional[np.ndarray], y: np.ndarray, sw: np.ndarray) -> 
     with np.errstate(all="ignore"):
         e = np.abs(np.asarray(pred, float) - y) / sw
     return np.where(np.isfinite(e), np.minimum(e, ERROR_CAP), ERROR_CAP)
+
+
+def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray, X: dict, y: np.ndarray,
+                  sw: np.ndarray, rel: float, digits: int = 4) -> np.ndarray:
+    """Each constant rounded, in turn, to the fewest significant digits
+    (1 to `digits`) that move it by at most `rel` (relative) and that the
+    data support: the largest scaled error stays at most max(0.3, 1.5 × the
+    unrounded one). Short decimals are what the law's author wrote (0.7,
+    1e-9), and they let the strict check see an exact constant instead of a
+    fitted one; `rel` (half the output's relative tolerance) keeps a poorly
+    determined constant from being rounded beyond what that check allows."""
+    def worst(t):
+        with np.errstate(all="ignore"):
+            return float(np.max(scaled_errors(model(t, X), y, sw)))
+    bound = max(0.3, 1.5 * worst(theta))
+    out = np.array(theta, dtype=float)
+    for j, v in enumerate(out):
+        if not math.isfinite(v) or v == 0:
+            continue
+        for d in range(1, digits + 1):
+            trial = out.copy()
+            trial[j] = float(f"{v:.{d - 1}e}")
+            if abs(trial[j] - v) <= rel * abs(v) and worst(trial) <= bound:
+                out = trial
+                break
+    return out

@@ -111,6 +111,34 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
+def _shape(tree):
+    """A predictor with its numbers blanked: the law's form, refits aside."""
+    if isinstance(tree, dict):
+        return {k: _shape(v) for k, v in tree.items()}
+    if isinstance(tree, list):
+        return [_shape(v) for v in tree]
+    return 0.0 if is_num(tree) else tree
+
+
+def pool_alike(hyps: list[Hyp], top: int, spread: float) -> bool:
+    """When no experiment left in the domain makes the leader and its rivals
+    (those of confidence ≥ design.RIVAL_FLOOR) differ by a tolerance
+    (`spread` < 1), they are one hypothesis for every test the oracle
+    allows: pool their confidence into the leader. True if pooled."""
+    if spread >= 1.0:
+        return False
+    for i, h in enumerate(hyps):
+        if i != top and h.confidence >= design.RIVAL_FLOOR:
+            hyps[top].confidence += h.confidence
+            h.confidence = 0.0
+    return True
+
+
+#: New measurements the leader must have predicted within the tolerance
+#: before they, not the refits of the search, measure its misfit.
+PREDICTED_ENOUGH = 3
+
+
 class Evidence:
     """Hypotheses from one search and their log weights, updated with every
     later observation: −½ e² per output, e the error of the prediction
@@ -134,12 +162,20 @@ class Evidence:
                 self.hyps[twin].confidence += h.confidence
         self.logw = [math.log(max(h.confidence, 1e-300)) for h in self.hyps]
 
+    def held_out_misfit(self) -> float:
+        """The search's held-out misfit, or, once the leader has predicted
+        PREDICTED_ENOUGH measurements before they were made, the worst of
+        those errors (true held-out evidence, better than refits)."""
+        predicted = getattr(self, "predicted", np.zeros(0))
+        return float(np.max(predicted)) if len(predicted) >= PREDICTED_ENOUGH else self.misfit
+
     def update(self, outputs: list[Output], X: dict, Y: dict) -> Optional[list[Hyp]]:
         """The hypotheses reweighed by the observations since the search, or
         None when the leading one missed one of them (search again)."""
         lead = max(range(len(self.hyps)), key=lambda i: self.logw[i])
         new = {k: v[self.n:] for k, v in X.items()}
         logw = list(self.logw)
+        lead_errors: list[np.ndarray] = []
         for i, h in enumerate(self.hyps):
             for o in outputs:
                 y = Y[o.name][self.n:]
@@ -148,7 +184,10 @@ class Evidence:
                 e = np.where(np.isfinite(e), e, 30.0)
                 if i == lead and np.any(e > 1.0):
                     return None
+                if i == lead:
+                    lead_errors.append(e)
                 logw[i] -= 0.5 * float(np.sum(e ** 2))
+        self.predicted = np.max(lead_errors, axis=0) if lead_errors else np.zeros(0)
         top = max(logw)
         weights = [math.exp(w - top) for w in logw]
         total = sum(weights)
@@ -184,17 +223,27 @@ class BaselinePlayer(Player):
             if planning:
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
+        lead = max(hyps, key=lambda h: h.confidence).predictor
+        if state.protocol == "adaptive" and not state.must_submit and not self._tested(state, outputs, lead):
+            caps.append(float(state.threshold) - 0.05)  # not yet tested on predictions
         if caps:
             temper(hyps, cap=max(min(caps), 1.0 / len(hyps)))
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= state.threshold
         plan = self._plan_left(state, inputs)[1] if state.setting == "discovery" else 0
         gave_up = not submit and prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
+        point = why = None
+        if not (submit or gave_up):
+            point, why, spread = self._next_point(state, inputs, outputs, hyps, sampler)
+            submit = not caps and n > plan and pool_alike(hyps, top, spread)
         records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
         if submit or gave_up:
             expl, appl = texts(state.setting, n, hyps[top], inputs, outputs, X,
                                design.findings(inputs, outputs, state.observations))
             note = f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
+            if point is not None and not state.must_submit:
+                note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
+                         "rivals by a tolerance, so they predict alike wherever it can be tested")
             if gave_up:
                 note += (f"; its predictions missed {MISSES_TO_GIVE_UP} or more of the last {EVIDENCE_WINDOW} "
                          "new measurements, so the search does not hold this law: submitting below the "
@@ -202,7 +251,6 @@ class BaselinePlayer(Player):
             return Action(hypotheses=records, notes=note,
                           submission=Submission(selected=top, predictor=hyps[top].predictor,
                                                 explanation=expl, applicability=appl))
-        point, why = self._next_point(state, inputs, outputs, hyps, sampler)
         preds = []
         for h in hyps:
             row = {}
@@ -223,10 +271,34 @@ class BaselinePlayer(Player):
                 and memo.n <= len(next(iter(Y.values()), [])):
             updated = memo.update(outputs, X, Y)
             if updated is not None:
-                return updated, memo.misfit
+                return updated, memo.held_out_misfit()
         hyps, misfit = discover(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
+
+    @staticmethod
+    def _tested(state: EpisodeState, outputs: list[Output], lead: dict) -> bool:
+        """In Adaptive Discovery, the leading predictor has predicted the last
+        PREDICTED_ENOUGH measurements within the tolerance before they were
+        made, up to refitted constants (a search's own fit is not enough to stop on: the designed
+        points may not tell a law from a look-alike). Read from the turns,
+        so a fresh player decides the same."""
+        if state.setting != "discovery":
+            return True
+        streak = 0
+        for t in reversed(state.turns):
+            ex, resp = (t.action.experiment if t.action else None), t.response
+            if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
+                continue
+            i = max(range(len(t.action.hypotheses)), key=lambda j: t.action.hypotheses[j].confidence)
+            if _shape(t.action.hypotheses[i].predictor) != _shape(lead) or i >= len(ex.predictions):
+                break
+            for o in outputs:
+                y, p = resp.observation.outputs.get(o.name), ex.predictions[i].get(o.name)
+                if y is None or p is None or abs(p - y) > float(o.scale(np.array([y]))[0]):
+                    return streak >= PREDICTED_ENOUGH
+            streak += 1
+        return streak >= PREDICTED_ENOUGH
 
     @staticmethod
     def _plan_left(state: EpisodeState, inputs: list[Input]) -> tuple[list, int]:
@@ -238,12 +310,14 @@ class BaselinePlayer(Player):
         plan = design.planned(inputs)[:size]
         return [(p, why) for p, why in plan if done.count(p) < repeats], size * repeats
 
-    def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str]:
+    def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str, float]:
+        """The next experiment, why, and how much the leading hypotheses
+        disagree there (infinite while the controlled design runs)."""
         if not inputs:
-            return {}, "no inputs to vary"
+            return {}, "no inputs to vary", math.inf
         left, _ = self._plan_left(state, inputs)
         if left:
-            return left[0]
+            return (*left[0], math.inf)
         rejected = [t.action.experiment.inputs for t in state.turns
                     if t.response is not None and t.response.rejected and t.action is not None
                     and t.action.experiment]

@@ -11,7 +11,14 @@ For one output the search enumerates, cheapest first,
    dimensionless group (or, with a hidden constant, a small monomial),
    u one of exp, sin, cos, tanh, log, (1 + ·)^b, 1/(exp(·) − 1);
 3. sparse sums `Σ cⱼ·Mⱼ` of up to three monomials (orthogonal matching
-   pursuit over a dictionary of monomials with the right units);
+   pursuit over a dictionary of monomials with the right units, and with
+   a hidden constant; coefficients tied by simple ratios: sums.py);
+4. only when no monomial (times one function) of at most two constants
+   fits every point within the tolerance, sums
+   sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
+   first-order kinetics (relaxation, charging, logistic and Gompertz
+   growth: kinetics.py), and saturations `C·u((x/b)^e)` with a fitted
+   exponent (Hill, stretched exponential: saturation.py);
 
 each also for a transformed output (1/y, and sin y or tan y for an angle).
 Screening is linear least squares; the best few per family get a
@@ -29,7 +36,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .dims import Dimensions, independent
-from .fitting import Law, best_scale, exponent_penalty, refine, scaled_errors, snap_options, wls
+from .fitting import Law, best_scale, exponent_penalty, refine, scaled_errors, snap_options
 from .task import Input, Output, fmt
 from .trees import op, power, product, var
 
@@ -63,6 +70,24 @@ def transforms(output: Output) -> list[Transform]:
         out.append(Transform("tan y", lambda y: np.tan(f * y), lambda z: np.arctan(z) / f,
                              lambda t: op("div", op("atan", t), f), 1.5))
     return out
+
+
+#: The power of y each transform takes the units to (for a sum's dimensional dictionary).
+TRANSFORM_POWER = {"y": 1, "1/y": -1, "y^2": 2, "1/y^2": -2}
+
+
+def square_transforms(y: np.ndarray) -> list[Transform]:
+    """y² and 1/y² for an output of one sign (sums of squares under a
+    root: distances, relativistic and drag laws), the sign kept outside."""
+    if not len(y) or not (np.all(y > 0) or np.all(y < 0)):
+        return []
+    sg = 1.0 if y[0] > 0 else -1.0
+
+    def signed(t):
+        return t if sg > 0 else op("mul", -1.0, t)
+    return [Transform("y^2", np.square, lambda z: sg * np.sqrt(z), lambda t: signed(op("sqrt", t)), 2.0),
+            Transform("1/y^2", lambda y_: 1.0 / np.square(y_), lambda z: sg / np.sqrt(z),
+                      lambda t: signed(op("div", 1.0, op("sqrt", t))), 2.0)]
 
 
 @dataclass(frozen=True)
@@ -115,6 +140,9 @@ class OutputData:
         self.sw = output.scale(y)
         self.w = 1.0 / self.sw ** 2
         self.positive = [i for i in inputs if i.positive and i.angle is None and i.varies]
+        #: How far a constant may be rounded: half the relative tolerance the
+        #: strict check allows constants (fitting.snap_decimals).
+        self.snap_rel = output.tol_rel / 2 if output.tol_rel > 0 else 1e-6
         with np.errstate(all="ignore"):
             self.logs = {i.name: np.log(X[i.name]) for i in self.positive}
 
@@ -191,8 +219,11 @@ def _log_fit(data, space, factor, grid, base, L, rows, wlog, sign):
     (coefficients, residuals, the a values kept, their factor values)."""
     with np.errstate(all="ignore"):
         H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
-    S = H * sign[:, None]  # h must change sign where y does, and nowhere else
-    good = np.all(np.isfinite(H) & (H != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
+    # h must change sign where y does, and nowhere else (judged where y ≠ 0:
+    # a controlled design often measures y = 0, e.g. at equal concentrations)
+    Hr = H[rows]
+    S = Hr * sign[rows][:, None]
+    good = np.all(np.isfinite(Hr) & (Hr != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
     if not np.any(good):
         return None
     A = np.column_stack([np.ones(data.n)] + L)[rows]
@@ -277,6 +308,8 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
     options = [snap_options(float(x)) for x in coef[1:]]
     combos = list(itertools.islice(itertools.product(*options), 2)) if len(options) <= 5 else \
         [tuple(o[0] for o in options)]
+    if factor.grid and options:  # the factor alone: a rate constant and a power of the input trade off
+        combos.append(tuple(Fraction(0) for _ in options))
     best = None
     for ts in combos:
         p = _exponents(space, ts)
@@ -422,7 +455,7 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
         return None if t is None else (lambda X, t=t: model(t, X))
     kind = space.label + (f", {factor.label}" if factor.label else "") + (f", {tr.name}" if tr.name != "y" else "")
     law = Law(kind, text, tree, len(theta), s.cost, refit)
-    law.fit_error = float(np.sum(scaled_errors(model(theta, data.X), data.y, data.sw) ** 2))
+    law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
     return law
 
 
@@ -450,128 +483,12 @@ def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     return theta
 
 
-def dictionary(data: OutputData, tr: Transform) -> list[tuple[str, Any, np.ndarray]]:
-    """Monomials for sparse sums (with the target's units when they are
-    fixed), sines and cosines of angles, and the constant 1."""
-    pos = [i for i in data.inputs if i.angle is None and i.varies and i.lo >= 0]
-    d = data.dims
-    target = None
-    if d is not None and d.determined and tr.name in ("y", "1/y") and all(i.dim is not None for i in pos):
-        target = data.output.dim * (1 if tr.name == "y" else -1)
-    out: list[tuple[str, Any, np.ndarray]] = []
-    singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
-    supports = [(1, singles), (2, (-2, -1, 1, 2))] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
-    for size, exps in supports:
-        for combo in itertools.combinations(pos, size):
-            for es in itertools.product(exps, repeat=size):
-                if any(e < 0 and not i.positive or e % 1 and not i.positive for i, e in zip(combo, es)):
-                    continue
-                if target is not None and np.any(np.abs(sum(e * i.dim for i, e in zip(combo, es)) - target) > 1e-9):
-                    continue
-                names, p = [i.name for i in combo], [Fraction(e).limit_denominator(2) for e in es]
-                out.append((_monomial_text(names, p), product(_monomial_tree(names, p)), _mono(data.X, names, p)))
-    if target is None or not np.any(target):
-        out.append(("1", 1.0, np.ones(data.n)))
-        for f in _angle_factors(data)[1:]:
-            if f.label.endswith("^1"):
-                out.append((f.label[:-2], f.tree(0.0), f.values(0.0, data.X)))
-    return [t for t in out if np.all(np.isfinite(t[2]))]
-
-
-def _best_pair(A: np.ndarray, z: np.ndarray, wz: np.ndarray, top: int = 12) -> Optional[list[int]]:
-    """The best pair of columns: for each of the columns that fit best
-    alone, the best partner over the whole dictionary (projected, so a
-    pair whose terms nearly cancel is found too)."""
-    sw = np.sqrt(wz)
-    Aw, zw = A * sw[:, None], z * sw
-    den = np.sum(Aw * Aw, axis=0)
-    den[den == 0] = np.inf
-    single = np.sum(zw * zw) - (Aw.T @ zw) ** 2 / den
-    best, best_r = None, math.inf
-    for i in np.argsort(single)[:top]:
-        a = Aw[:, i]
-        aa = float(a @ a)
-        if not aa > 0:
-            continue
-        r = zw - a * (a @ zw) / aa
-        B = Aw - np.outer(a, (a @ Aw) / aa)
-        bb = np.sum(B * B, axis=0)
-        bb[bb <= 1e-12 * np.maximum(den, 1e-300)] = np.inf
-        gain = (B.T @ r) ** 2 / bb
-        gain[i] = -1
-        j = int(np.argmax(gain))
-        rest = float(r @ r) - float(gain[j])
-        if rest < best_r:
-            best, best_r = [int(i), j], rest
-    return best
-
-
-def sums(data: OutputData, tr: Transform, max_terms: int = 3) -> list[Law]:
-    """The best sum of two dictionary terms (searched among the best single
-    terms), then a third term by orthogonal matching pursuit."""
-    z, sz = _z_scale(data, tr)
-    if not np.all(np.isfinite(z)) or data.n < 4:
-        return []
-    terms = dictionary(data, tr)
-    if len(terms) < 2:
-        return []
-    wz = 1.0 / np.maximum(sz, 1e-300) ** 2
-    A = np.column_stack([t[2] for t in terms])
-    chosen = _best_pair(A, z, wz)
-    out = []
-    while chosen is not None and len(chosen) <= max_terms and data.n >= len(chosen) + 3:
-        c = wls(A[:, chosen], z, wz)
-        if c is None:
-            break
-        law = _sum_law(data, tr, [terms[i] for i in chosen], c)
-        if law is not None:
-            out.append(law)
-        resid = (z - A[:, chosen] @ c) * np.sqrt(wz)
-        Aw = A * np.sqrt(wz)[:, None]
-        norms = np.linalg.norm(Aw, axis=0)
-        norms[norms == 0] = np.inf
-        score = np.abs(Aw.T @ resid) / norms
-        score[chosen] = -1
-        chosen = chosen + [int(np.argmax(score))]
-    return out
-
-
-def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray) -> Optional[Law]:
-    cols = np.column_stack([t[2] for t in terms])
-    trees = [t[1] for t in terms]
-
-    def model_on(cols_, theta):
-        return tr.inverse(cols_ @ theta)
-
-    def columns(X):
-        from .trees import evaluate
-        vals = [evaluate(t, X) if not isinstance(t, float) else np.full(len(next(iter(X.values()))), t)
-                for t in trees]
-        return None if any(v is None for v in vals) else np.column_stack(vals)
-
-    theta = refine(lambda t, X: model_on(cols, t), np.asarray(c, float), {"_": np.zeros(data.n)},
-                   data.y, data.sw) if data.n > len(c) else c
-    theta = c if theta is None else theta
-    parts = [op("mul", float(ci), t) if not isinstance(t, float) else float(ci) * t for ci, t in zip(theta, trees)]
-    tree = tr.tree(op("add", *parts))
-    text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + " + ".join(
-        f"{fmt(ci)}·{t[0]}" for ci, t in zip(theta, terms)) + (f"] with T = {tr.name}" if tr.name != "y" else "")
-
-    def refit(idx, theta=theta):
-        t = refine(lambda t_, X: model_on(cols[idx], t_), theta, {"_": np.zeros(len(idx))},
-                   data.y[idx], data.sw[idx])
-        if t is None:
-            return None
-        return lambda X, t=t: (lambda m: None if m is None else model_on(m, t))(columns(X))
-    cost = 1.5 * len(terms) + tr.cost + sum(0.3 * t[0].count("·") + 0.3 * t[0].count("^") for t in terms)
-    law = Law("sum of terms" + (f", {tr.name}" if tr.name != "y" else ""), text, tree, len(theta), cost, refit)
-    law.fit_error = float(np.sum(scaled_errors(model_on(cols, theta), data.y, data.sw) ** 2))
-    return law
-
-
 def search(data: OutputData, quick: bool = False) -> list[Law]:
     """Every family, screened; the best few of each refined into Laws.
     `quick`: monomials only (while an adaptive design is still running)."""
+    from .kinetics import kinetics  # these modules build on this one's monomials
+    from .saturation import saturations
+    from .sums import sums
     screened: list[Screened] = []
     plain = _angle_factors(data)
     funcs = function_factors(data) if data.n >= 3 and not quick else []
@@ -599,6 +516,12 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
             law = law_from(data, s)
             if law is not None:
                 laws.append(law)
-    for tr in transforms(data.output)[:0 if quick else 2]:
+    for tr in ([] if quick else transforms(data.output)[:2] + square_transforms(data.y)):
         laws.extend(sums(data, tr))
+        if determined:  # the units' prefactor may hide a constant the sum needs
+            laws.extend(sums(data, tr, dimensional=False))
+    simple = [law for law in laws if law.k <= 2 and not law.kind.startswith("sum")]
+    if not quick and not any(law.fit_max <= 1.0 for law in simple):  # only if nothing simpler fits
+        laws.extend(kinetics(data))
+        laws.extend(saturations(data))
     return laws

@@ -77,7 +77,7 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
          constrained: bool = False) -> list[Law]:
     """Valid laws, best first, with held-out errors and scores."""
     seen, kept = set(), []
-    for law in laws:
+    for law in sorted(laws, key=lambda f: f.k):  # of equal trees, the one with the fewest constants
         key = repr(law.tree)
         if key not in seen and _valid(law, check_X, X, constrained):
             seen.add(key)
