@@ -279,7 +279,7 @@ class Card:
 def _escape_spans(tok: Token, raw: str, indexes: list[int]) -> list[Span]:
     """The spans of the two-character escapes at ascending `indexes` of a
     token's text, found in one pass over the text."""
-    spans, line, line_start, pos = [], tok.line, None, 0
+    spans, line, pos = [], tok.line, 0
     for index in indexes:
         line += raw.count("\n", pos, index)
         nl = raw.rfind("\n", 0, index)

@@ -26,7 +26,7 @@ import re
 
 from .artifact import RUNTIME_MODULE
 from .functions import FUNCTIONS, RUNTIME_NAMES
-from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses, world_nodes
 from .source import Span
 
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
@@ -200,20 +200,9 @@ def _costly(env: Environment) -> bool:
     or a power with a non-integer exponent)? Only then can threads beat the
     serial kernel: simple arithmetic is bound by memory and already
     vectorised."""
-    stack = [e for e in env.laws.values()] + [e for _, e in env.lets]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, TCall):
-            if FUNCTIONS[e.fn].libm:
-                return True
-            stack.extend(e.args)
-        elif isinstance(e, TBinary):
-            if e.op == "pow" and not _whole(env, e.right):
-                return True
-            stack.extend((e.left, e.right))
-        elif isinstance(e, TUnary):
-            stack.append(e.operand)
-    return False
+    return any((isinstance(e, TCall) and FUNCTIONS[e.fn].libm)
+               or (isinstance(e, TBinary) and e.op == "pow" and not _whole(env, e.right))
+               for e in world_nodes(env))
 
 
 def _whole(env: Environment, e: TExpr) -> bool:

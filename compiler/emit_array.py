@@ -16,7 +16,7 @@ array twin.
 from __future__ import annotations
 
 from .functions import FUNCTIONS
-from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, world_nodes
 from .emit import CodeWriter, _Kernel
 
 _POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "np.sqrt({0})"}
@@ -47,18 +47,7 @@ class _ArrayKernel(_Kernel):
 
 def has_array_twin(env: Environment) -> bool:
     """Does every function this world calls have a numpy twin?"""
-    stack: list[TExpr] = list(env.laws.values()) + [e for _, e in env.lets]
-    while stack:
-        e = stack.pop()
-        if isinstance(e, TCall):
-            if not FUNCTIONS[e.fn].array:
-                return False
-            stack.extend(e.args)
-        elif isinstance(e, TBinary):
-            stack.extend((e.left, e.right))
-        elif isinstance(e, TUnary):
-            stack.append(e.operand)
-    return True
+    return all(FUNCTIONS[e.fn].array for e in world_nodes(env) if isinstance(e, TCall))
 
 
 def emit_array_twin(card: CheckedCard, env: Environment, w: CodeWriter) -> None:

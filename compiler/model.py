@@ -9,7 +9,7 @@ against it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Optional, Union
+from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
 
 import numpy as np
 
@@ -65,22 +65,28 @@ class TCall:
 TExpr = Union[TConst, TRef, TUnary, TBinary, TCall]
 
 
-def refs(expr: TExpr, role: str | None = None) -> set[str]:
-    """Names referenced by an expression (optionally only of one role)."""
-    out: set[str] = set()
-    stack = [expr]
+def nodes(*exprs: TExpr) -> Iterator[TExpr]:
+    """Every node of typed expressions, each parent before its children."""
+    stack = list(exprs)
     while stack:
         e = stack.pop()
-        if isinstance(e, TRef):
-            if role is None or e.role == role:
-                out.add(e.name)
-        elif isinstance(e, TUnary):
+        yield e
+        if isinstance(e, TUnary):
             stack.append(e.operand)
         elif isinstance(e, TBinary):
             stack.extend((e.left, e.right))
         elif isinstance(e, TCall):
             stack.extend(e.args)
-    return out
+
+
+def world_nodes(env: "Environment") -> Iterator[TExpr]:
+    """Every node of a world's laws and lets."""
+    return nodes(*env.laws.values(), *(e for _, e in env.lets))
+
+
+def refs(expr: TExpr, role: str | None = None) -> set[str]:
+    """Names referenced by an expression (optionally only of one role)."""
+    return {e.name for e in nodes(expr) if isinstance(e, TRef) and (role is None or e.role == role)}
 
 
 def transitive(start: Iterable[str], uses: Callable[[str], Iterable[str]]) -> set[str]:
