@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextvars
 import hashlib
 import os
 import pickle
@@ -38,7 +39,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from .records import Episode, EpisodeKey, load_episode
 
@@ -60,6 +61,26 @@ def available_cores() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+#: Gives back the running episode's slot of `--concurrency` early: once its
+#: last call is answered, deciding its outcome (scoring, the strict sympy
+#: check, in a worker process) needs no endpoint, and the next episode may
+#: start talking to it meanwhile (InlineExecutor._judge; the runner holds it).
+SLOT_RELEASE: contextvars.ContextVar[Optional[Callable[[], None]]] = contextvars.ContextVar(
+    "SLOT_RELEASE", default=None)
+
+
+class Once:
+    """A callable that calls `fn` the first time only."""
+
+    def __init__(self, fn: Callable[[], None]):
+        self.fn: Optional[Callable[[], None]] = fn
+
+    def __call__(self) -> None:
+        fn, self.fn = self.fn, None
+        if fn is not None:
+            fn()
 
 
 class InlineExecutor:
@@ -89,6 +110,9 @@ class InlineExecutor:
         from concurrent.futures.process import BrokenProcessPool
 
         from .protocols import judge
+        release = SLOT_RELEASE.get()
+        if release is not None:  # the endpoint is done with this episode
+            release()
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.pool, _worker_judge, str(shown.card.folder), shown.controls, shown.seed, env, *rest)

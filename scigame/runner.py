@@ -20,7 +20,7 @@ from typing import Callable, Optional
 
 from .card import CardError, CompiledCard, load_card
 from .discovery import find_cards
-from .executors import make_executor
+from .executors import SLOT_RELEASE, Once, make_executor
 from .players import PlayerFactory, make_player
 from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
 from .runlock import hold_run_lock
@@ -231,11 +231,17 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
         from .llm.client import gather_until_auth_failure
 
         async def one(p: PlannedEpisode):
-            async with semaphore:
+            await semaphore.acquire()
+            release = Once(semaphore.release)
+            token = SLOT_RELEASE.set(release)
+            try:
                 if config.max_cost is not None and report.spent_usd >= config.max_cost:
                     report.not_started += 1
                     return
                 episode = await guarded_episode(store, p, executor, report)
+            finally:
+                SLOT_RELEASE.reset(token)
+                release()
             if episode.status == "unfinished":
                 report.unfinished += 1
                 report.unfinished_reasons.append(f"{p.key.card} {p.key.environment} {p.key.setting} "
