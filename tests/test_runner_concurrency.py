@@ -135,3 +135,41 @@ def test_an_llm_eval_with_scorer_processes_exits_cleanly(tmp_path):
     assert refused.returncode == 2 and "refused the credentials" in refused.stderr
     for result in (done, refused):
         assert "Exception ignored" not in result.stderr and "Traceback" not in result.stderr, result.stderr
+
+
+def test_episodes_talking_to_the_endpoint_never_exceed_the_concurrency(tmp_path):
+    """An episode gives its slot back once its last call is answered (its
+    outcome is then decided in a worker): the next one may start, but never
+    more than --concurrency episodes have a request in flight."""
+    lock, live, peak = threading.Lock(), [0], [0]
+
+    def counting(request: dict) -> Reply:
+        with lock:
+            live[0] += 1
+            peak[0] = max(peak[0], live[0])
+        try:
+            time.sleep(0.02)
+            return scientist(request)
+        finally:
+            with lock:
+                live[0] -= 1
+
+    with FakeOpenAI(counting) as server:
+        report = run(config(tmp_path / "run", server, protocols=["prior", "fixed"], concurrency=2, workers=2,
+                            repetitions=3))
+    assert report.played == report.planned == 24 and not report.errors and not report.unfinished
+    assert peak[0] == 2
+
+
+def test_a_slot_is_given_back_once():
+    from scigame.executors import Once
+
+    sem = asyncio.Semaphore(1)
+
+    async def go():
+        await sem.acquire()
+        release = Once(sem.release)
+        release()
+        release()  # a second call must not raise the count above its size
+        assert sem._value == 1
+    asyncio.run(go())
