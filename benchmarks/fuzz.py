@@ -130,11 +130,10 @@ def _dangling(d: Path, python: list[str]) -> None:
     os.symlink(d / "nowhere.sci", d / "cards" / "dangling.sci")
 
 
-def probes() -> list[Probe]:
-    """The named probes, one or more per finding of issue 13."""
+def _work_probes(good: str) -> list[Probe]:
+    """Findings 1 and 2: bounded work in lint; what lint accepts compiles."""
     P = Probe
-    good = card()
-    out = [
+    return [
         # 1. bounded work in lint
         P("units_power_tower", "1", ["lint", "{d}/p.sci"], {"p.sci": card(unit="m^9^9^9")}, (1,)),
         P("units_power_tower_2", "1", ["lint", "{d}/p.sci"], {"p.sci": card(unit="m^2^2^2^2^2^2^2")}, (1,)),
@@ -179,6 +178,13 @@ def probes() -> list[Probe]:
         P("sum_250_eval", "2", ["eval", "{d}/p.sci", "--out", "{d}/run", "--quiet", "--reps", "1",
                                "--protocol", "prior", "--setting", "identification"],
           {"p.sci": card(law=_sum(250))}, (0, 1)),
+    ]
+
+
+def _number_and_cache_probes(good: str) -> list[Probe]:
+    """Findings 3 to 5: folding, non-finite numbers, the content-addressed cache."""
+    P = Probe
+    return [
         # 3. folding never gives inf silently
         P("fold_overflow", "3", ["lint", "{d}/p.sci"], {"p.sci": card(law="law T = 1e200 * 1e200 * sqrt(L / g)")},
           (1,), expect="error["),
@@ -211,6 +217,13 @@ def probes() -> list[Probe]:
           {"p.sci": good, "pred.json": '{"T": 0}'}, (1, 2), forbid=('"ps": 1.0',), setup=_replace_eval),
         P("same_named_cards", "5", ["compile", "{d}/a", "{d}/b", "-o", "{d}/out"],
           {"a/p.sci": good, "b/p.sci": card(law="law T = 3 * sqrt(L / g)")}, (1, 2), expect="b/p.sci"),
+    ]
+
+
+def _environment_probes(good: str) -> list[Probe]:
+    """Findings 6 to 8: OS, database and option errors; one eval per folder; one error per mistake."""
+    P = Probe
+    return [
         # 6. OS, database and option errors
         P("unreadable_card_fifo", "6", ["lint", "{d}/cards"], {"cards/ok.sci": good}, (1,), expect="fifo.sci",
           setup=_fifo_card),
@@ -260,6 +273,12 @@ def probes() -> list[Probe]:
         P("sum_error_once", "8", ["lint", "--format", "json", "{d}/p.sci"],
           {"p.sci": card(law="law T = sqrt(L / g) * (L^2 + L + L)")}, (1,)),
     ]
+
+
+def probes() -> list[Probe]:
+    """The named probes, one or more per finding of issue 13."""
+    good = card()
+    out = _work_probes(good) + _number_and_cache_probes(good) + _environment_probes(good)
     if os.geteuid() == 0:  # root writes into a read-only folder anyway
         out = [p for p in out if p.name != "readonly_run_folder"]
     return out
