@@ -310,7 +310,7 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
         [tuple(o[0] for o in options)]
     if factor.grid and options:  # the factor alone: a rate constant and a power of the input trade off
         combos.append(tuple(Fraction(0) for _ in options))
-    best = None
+    best = alone = None
     for ts in combos:
         p = _exponents(space, ts)
         if factor.grid:
@@ -330,11 +330,13 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
         pen = sum(exponent_penalty(Fraction(x)) for x in ts)
         if best is None or err + 2 * pen < best[0] + 2 * best[1]:
             best = (err, pen, p, c, a_p)
-    if best is None:
-        return []
-    err, pen, p, c, a_p = best
-    cost = space.cost + factor.cost + tr.cost + pen + 0.3 * sum(1 for x in p if x != 0)
-    return [Screened(err, cost, tr, space, factor, a_p, p, c)]
+        if factor.grid and not any(ts):
+            alone = (err, pen, p, c, a_p)
+    # the factor alone is kept too: its rate constant, screened in log space
+    # on rounded readings, may be off until the nonlinear refit
+    return [Screened(err, space.cost + factor.cost + tr.cost + pen + 0.3 * sum(1 for x in p if x != 0),
+                     tr, space, factor, a_p, p, c)
+            for err, pen, p, c, a_p in ([best] if best is not None else []) + ([alone] if alone and alone is not best else [])]
 
 
 def _log_monomial(data: OutputData, names: list[str], p: list[Fraction]) -> np.ndarray:

@@ -9,7 +9,11 @@ without point i and asked to predict it), k the fitted constants and L the
 description length of the structure (nats: operators, exponents, the
 output transform). Among laws whose held-out errors all stay within the
 tolerance, the one with the least k ln n/2 + L wins outright: the simplest
-law that predicts unseen points as well as the card asks.
+law that predicts unseen points as well as the card asks. With
+noise-free readings the in-sample residuals (up to one tolerance) count
+EXACT_GAIN² − 1 times more (beyond the half resolution step of the
+readings' rounding): exact data tell an exact law from a look-alike
+that stays just inside the tolerance.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ from .trees import evaluate
 HELD_OUT_TOP = 6
 #: Held-out points per law at most.
 HELD_OUT_POINTS = 12
+#: With noise-free readings, how many times finer than the tolerance the
+#: in-sample residuals are weighed: an exact reading that a law misses by
+#: half a tolerance is evidence against it, and a law that fits the
+#: readings exactly is preferred to a look-alike that stays just within.
+EXACT_GAIN = 3.0
 
 
 def _valid(law: Law, check_X: dict, X: dict, constrained: bool) -> bool:
@@ -73,6 +82,13 @@ def _held_out(law: Law, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
     return e
 
 
+def _beyond_rounding(law: Law, y: np.ndarray, sw: np.ndarray, output: Output) -> np.ndarray:
+    """In-sample residuals in tolerance units (at most 1) beyond the half
+    resolution step by which the readings are rounded."""
+    r = np.abs(np.asarray(law.predict_obs, dtype=float) - y) - 0.5 * output.resolution
+    return np.minimum(np.where(np.isfinite(r), np.maximum(r, 0.0), np.inf) / sw, 1.0)
+
+
 def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
          constrained: bool = False) -> list[Law]:
     """Valid laws, best first, with held-out errors and scores."""
@@ -97,10 +113,12 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
             law.loo = _held_out(law, X, y, sw)
     best_ms = min((float(np.mean(np.minimum(f.loo, 30) ** 2)) for f in kept), default=1.0)
     s2 = max(1.0, best_ms)  # nothing fits: temper the likelihoods
+    gain = 0.0 if output.noisy else EXACT_GAIN ** 2 - 1.0
     for law in kept:
         within = bool(len(law.loo)) and float(np.max(law.loo)) <= 1.0
-        law.score = (-0.5 * float(np.sum(np.minimum(law.loo, 30) ** 2)) / s2 - penalty[id(law)]
-                     + (5.0 if within else 0.0))
+        inside = _beyond_rounding(law, y, sw, output) if gain else np.zeros(0)
+        law.score = (-0.5 * (float(np.sum(np.minimum(law.loo, 30) ** 2)) + gain * float(np.sum(inside ** 2))) / s2
+                     - penalty[id(law)] + (5.0 if within else 0.0))
     return sorted(kept, key=lambda f: (-f.score, f.k, f.text))
 
 

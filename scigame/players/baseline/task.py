@@ -99,6 +99,7 @@ class Output:
     is_angle: bool = False
     noise_rel: float = 0.0  # the task's measurement noise: sd = noise_abs + noise_rel·|y|
     noise_abs: float = 0.0
+    resolution: float = 0.0  # readings are rounded to this step (0: not rounded)
 
     @property
     def angle(self) -> Optional[float]:
@@ -152,7 +153,8 @@ def parse_outputs(task: dict) -> list[Output]:
         noise = spec.get("noise") or {}
         out.append(Output(str(spec["name"]), str(spec.get("unit") or ""), a, r, _dimension(spec),
                           float(spec.get("si_factor") or 1.0), bool(spec.get("angle")),
-                          float(noise.get("rel") or 0.0), float(noise.get("abs") or 0.0)))
+                          float(noise.get("rel") or 0.0), float(noise.get("abs") or 0.0),
+                          float(spec.get("resolution") or 0.0)))
     return out
 
 
