@@ -65,8 +65,9 @@ def available_cores() -> int:
 
 #: Gives back the running episode's slot of `--concurrency` early: once its
 #: last call is answered, deciding its outcome (scoring, the strict sympy
-#: check, in a worker process) needs no endpoint, and the next episode may
-#: start talking to it meanwhile (InlineExecutor._judge; the runner holds it).
+#: check, in a worker process or a thread) needs no endpoint, and the next
+#: episode may start talking to it meanwhile. The runner sets it for each
+#: episode it plays in this process; `protocols.play_episode` calls it.
 SLOT_RELEASE: contextvars.ContextVar[Optional[Callable[[], None]]] = contextvars.ContextVar(
     "SLOT_RELEASE", default=None)
 
@@ -110,9 +111,6 @@ class InlineExecutor:
         from concurrent.futures.process import BrokenProcessPool
 
         from .protocols import judge
-        release = SLOT_RELEASE.get()
-        if release is not None:  # the endpoint is done with this episode
-            release()
         try:
             return await asyncio.get_running_loop().run_in_executor(
                 self.pool, _worker_judge, str(shown.card.folder), shown.controls, shown.seed, env, *rest)

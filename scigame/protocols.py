@@ -23,6 +23,7 @@ from typing import Optional
 
 from .card import CompiledCard
 from .controls import Presentation
+from .executors import SLOT_RELEASE
 from .failure import classify_failure
 from .oracle import Rejection
 from .players.base import (MAX_CORRECTIONS, EpisodeState, Player, PlayerFactory, PlayerFault,
@@ -183,7 +184,6 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
     try:
         await _play_turns(play)
     except PlayerFault as fault:
-        await play.player.close()
         spent = play.usage + fault.usage if fault.usage is not None else play.usage
         return episode.model_copy(update={"status": "unfinished", "error": str(fault), "spent": spent})
     except PlayerGaveUp as gave_up:
@@ -195,6 +195,9 @@ async def play_episode(card: CompiledCard, key: EpisodeKey, factory: PlayerFacto
     wall = time.perf_counter() - started
     steps = play.experiments if key.protocol == "adaptive" else len(episode.given)
     args = (play.shown, key.environment, play.submission, play.breaks, steps, wall, play.usage)
+    release = SLOT_RELEASE.get()
+    if release is not None:  # the endpoint is done with this episode: its slot may go to the next
+        release()
     episode.outcome = await (judge_with(*args) if judge_with else asyncio.to_thread(judge, *args))
     episode.spent = play.usage
     return episode
