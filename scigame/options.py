@@ -169,12 +169,9 @@ class LLMOptions:
     models_file: Optional[str] = None
 
     def config(self, model: str):
-        """The client configuration for MODEL."""
+        """The client configuration for MODEL (the settings but the registry's file)."""
         from .llm.client import LLMConfig
-        return LLMConfig(model=model, base_url=self.base_url, api_key_env=self.api_key_env,
-                         reasoning_effort=self.reasoning_effort, temperature=self.temperature,
-                         max_tokens=self.max_tokens, structured=not self.no_structured, timeout=self.timeout,
-                         max_retries=self.max_retries)
+        return LLMConfig(model=model, **{k: v for k, v in self.settings().items() if k != "models"})
 
     def settings(self) -> dict:
         """The fields an openai:MODEL player is made with (EvalConfig.llm)."""
@@ -191,7 +188,7 @@ def llm_options(endpoint_help: str, timeout: float, sampling: bool = True,
     outputs and the model registry."""
     options = [
         click.option("--base-url", default=None, help=endpoint_help),
-        click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True,
+        click.option("--api-key-env", default=LLMOptions.api_key_env, show_default=True,
                      help="Environment variable that holds the API key."),
         click.option("--reasoning-effort", default=None, help="Passed to the endpoint (e.g. low, medium, high)."),
         *([click.option("--temperature", type=TEMPERATURE, default=None,
@@ -199,7 +196,8 @@ def llm_options(endpoint_help: str, timeout: float, sampling: bool = True,
            click.option("--max-tokens", type=click.IntRange(1), default=None,
                         help="Completion token cap per call.")] if sampling else []),
         click.option("--timeout", type=SECONDS, default=timeout, show_default=True, help="Seconds per LLM call."),
-        click.option("--max-retries", type=click.IntRange(0, 50), default=6, show_default=True, help=retries_help),
+        click.option("--max-retries", type=click.IntRange(0, 50), default=LLMOptions.max_retries, show_default=True,
+                     help=retries_help),
         *([click.option("--no-structured", is_flag=True, help="Do not ask the endpoint for structured outputs."),
            click.option("--models", "models_file", type=click.Path(dir_okay=False, exists=True), default=None,
                         help="Model registry (prices, cutoffs) to use instead of the bundled one.")]
