@@ -314,7 +314,10 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
     for ts in combos:
         p = _exponents(space, ts)
         if factor.grid:
-            again = _zoom(data, factor, (a,), step, logz - _log_monomial(data, space.names, p), [], rows, wlog, 4, sign)
+            # a afresh from the whole grid: with the exponents snapped, the
+            # rate that fitted the free exponents may be far from this one's
+            again = _zoom(data, factor, tuple(factor.grid) + (a,), step, logz - _log_monomial(data, space.names, p),
+                          [], rows, wlog, 4, sign)
             if again is None:
                 continue
             _, a_p, h_p = again
