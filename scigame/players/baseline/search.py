@@ -114,6 +114,8 @@ UNARIES = (
     Unary("tanh", np.tanh, lambda t: op("tanh", t), 3.0),
     Unary("log", np.log, lambda t: op("log", t), 2.5, positive=True),
     Unary("1/(exp-1)", lambda z: 1.0 / np.expm1(z), lambda t: op("div", 1.0, op("sub", op("exp", t), 1.0)), 4.0),
+    Unary("exp-1", np.expm1, lambda t: op("sub", op("exp", t), 1.0), 3.0),
+    Unary("1-cos", lambda z: 1.0 - np.cos(z), lambda t: op("sub", 1.0, op("cos", t)), 3.0),
 )
 
 
@@ -286,9 +288,19 @@ def setup(data: OutputData, tr: Transform, space: Space) -> Optional[_Setup]:
 
 
 def prescore(data: OutputData, st: _Setup, factor: Factor) -> float:
-    """The best log-space residual on the factor's coarse grid (a cheap first cut)."""
+    """The best log-space residual on the factor's coarse grid, refined once
+    around its best grid value (a cheap first cut: a steep factor such as
+    1 − cos is poor between grid values, however well it fits at its rate)."""
     fit = _log_fit(data, None, factor, factor.grid or (0.0,), st.base, st.L, st.rows, st.wlog, st.sign)
-    return math.inf if fit is None else float(np.min(fit[1]))
+    if fit is None:
+        return math.inf
+    if not factor.grid:
+        return float(np.min(fit[1]))
+    a = fit[2][int(np.argmin(fit[1]))]
+    step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
+    near = _log_fit(data, None, factor, tuple(a * np.geomspace(1 / step, step, 7)), st.base, st.L, st.rows,
+                    st.wlog, st.sign)
+    return float(min(np.min(fit[1]), np.min(near[1]) if near is not None else math.inf))
 
 
 def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
@@ -371,7 +383,7 @@ def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndar
     d = data.dims
     if d is not None:
         for g in d.groups[:6]:
-            for e in (1, -1, 2):
+            for e in (1, -1, 2, -2):
                 p = [Fraction(e * x) for x in g]
                 names = list(d.names)
                 out.append((_monomial_text(names, p), product(_monomial_tree(names, p)),
@@ -384,6 +396,15 @@ def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndar
             p = [Fraction(e)]
             out.append((_monomial_text([i.name], p), power(var(i.name), e),
                         lambda X, n=i.name, e=e: np.power(X[n], float(e)), hidden))
+    for i in [i for i in data.inputs if i.angle is None and i.varies and i.lo < 0 < i.hi]:
+        # an input of either sign enters an even function through its square
+        # (a Gaussian): alone, or over the square of a positive input of its dimension
+        out.append((f"{i.name}^2", power(var(i.name), 2), lambda X, n=i.name: np.square(X[n]),
+                    0.0 if i.dim is not None and not np.any(i.dim) else hidden))
+        for j in nonneg:
+            if j.positive and i.dim is not None and j.dim is not None and np.allclose(i.dim, j.dim):
+                out.append((f"{i.name}^2·{j.name}^-2", op("pow", op("div", var(i.name), var(j.name)), 2.0),
+                            lambda X, a=i.name, b=j.name: np.square(X[a] / X[b]), 0.0))
     for i, j in itertools.permutations(nonneg if not determined else [], 2):  # pairs: only for a hidden constant
         for e in ((1, -1) if j.positive else (1,)):
             if e == 1 and i.name > j.name:
@@ -488,6 +509,20 @@ def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     return theta
 
 
+def _shortlist(factors: list[Factor], cut: Callable[[Factor], float]) -> list[Factor]:
+    """The FUNCTIONS_SCREENED factors best by the first cut, and the best of
+    each unary besides: with a free exponent beside it, many factors fit
+    the coarse cut alike, and the right one may rank just below the line."""
+    ranked = sorted(factors, key=cut)
+    out, unaries = ranked[:FUNCTIONS_SCREENED], {f.label.split("(a")[0] for f in ranked[:FUNCTIONS_SCREENED]}
+    for f in ranked[FUNCTIONS_SCREENED:]:
+        name = f.label.split("(a")[0]
+        if name not in unaries:
+            unaries.add(name)
+            out.append(f)
+    return out
+
+
 def search(data: OutputData, quick: bool = False) -> list[Law]:
     """Every family, screened; the best few of each refined into Laws.
     `quick`: monomials only (while an adaptive design is still running)."""
@@ -507,9 +542,7 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
                 screened.extend(screen(data, tr, space, factor, st))
             if tr.name != "y" or (determined and space.label == "free exponents"):
                 continue
-            usable = funcs
-            ranked = sorted(usable, key=lambda f: prescore(data, st, f) + 2 * f.cost)
-            for factor in ranked[:FUNCTIONS_SCREENED]:
+            for factor in _shortlist(funcs, lambda f: prescore(data, st, f) + 2 * f.cost):
                 screened.extend(screen(data, tr, space, factor, st))
     laws: list[Law] = []
     families: dict[str, list[Screened]] = {}

@@ -131,6 +131,11 @@ class Group:
 
 
 def group(laws: list[Law], output: Output) -> list[Group]:
+    """Laws pooled by prediction (within half a tolerance over the domain),
+    each group weighed by its best law's score alone. The search writes
+    one approximation many ways (a power of 1 + x, an exponential, a
+    shifted exponential ...); summing their weights would let that
+    redundancy of the enumeration outvote an exact law."""
     if not laws:
         return []
     top = max(f.score for f in laws)
@@ -139,8 +144,7 @@ def group(laws: list[Law], output: Output) -> list[Group]:
         w = math.exp(max(f.score - top, -700.0))
         for g in groups:
             if np.nanmax(np.abs(f.check - g.lead.check) / output.scale(g.lead.check), initial=0) <= 0.5:
-                g.weight += w
-                break
+                break  # a look-alike of a better law: counted once, at its best (see group)
         else:
             if len(groups) < 12:
                 groups.append(Group(f, w))
