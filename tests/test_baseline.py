@@ -515,3 +515,44 @@ def test_sum_under_a_root():
     assert "y^2" in top.statement and "0.4" in top.statement, top.statement
     grid = {"a": np.linspace(5, 10, 7), "b": np.linspace(1, 4, 7)}
     assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)
+
+
+@pytest.mark.parametrize("name,inputs,law", [
+    ("exp(x) - 1", {"x": (0.1, 3.0)}, lambda x: 2.0 * (np.exp(x / 3.0) - 1.0)),
+    ("1 - cos(x)", {"x": (0.2, 2.5)}, lambda x: 2.0 * (1.0 - np.cos(0.8 * x))),
+    ("a Gaussian of an input of either sign", {"t": (-3.0, 3.0)}, lambda t: 0.4 * np.exp(-t ** 2 / 2.0)),
+    ("a Gaussian over a width", {"t": (-3.0, 3.0), "s": (1.0, 3.0)},
+     lambda t, s: np.exp(-(t / s) ** 2 / 2.0) / (2.5066282746310002 * s)),
+])
+def test_unaries_of_textbook_laws(name, inputs, law):
+    """Laws of one function of one argument that the search writes exactly
+    (the diode's exp − 1, a band's 1 − cos, Gaussians): checked against the
+    law on a grid of the domain."""
+    action = fixed_discovery(inputs, {"tolerance": {"abs": 0.0, "rel": 0.005}}, law, n=10)
+    grid = {k: np.linspace(lo, hi, 11) for k, (lo, hi) in inputs.items()}
+    got = evaluate_predictor(action.submission.predictor, grid)["y"]
+    assert np.allclose(got, law(**grid), rtol=2e-3), (name, action.hypotheses[action.submission.selected].statement)
+
+
+def test_stated_constraints_are_read():
+    """A constraint's text that compares inputs is read as a test of points;
+    one with units or a name the player cannot know is left to refusals."""
+    from scigame.players.baseline.task import constraint_test, parse_inputs
+
+    task = {"inputs": [{"name": n, "unit": "cm", "domain": {"kind": "range", "lo": 1.0, "hi": 100.0}}
+                       for n in ("d_o", "f_lens")],
+            "constraints": [{"text": "d_o > 1.5 * f_lens", "message": ""},
+                            {"text": "d_o^2 < 9000", "message": ""}]}
+    test = constraint_test(task, parse_inputs(task))
+    d_o, f = np.array([10.0, 16.0, 40.0, 99.0]), np.array([10.0, 10.0, 10.0, 10.0])
+    assert test({"d_o": d_o, "f_lens": f}).tolist() == [False, True, True, False]
+    for text in ("d_o > 3 [cm]", "d_o > f_max", "d_o +", "not a comparison"):
+        assert constraint_test(dict(task, constraints=[{"text": text, "message": ""}]), parse_inputs(task)) is None
+
+
+def test_adaptive_keeps_to_the_stated_constraint(cards):
+    """The thin lens's `d_o > 1.5 * f_lens` is public: no Adaptive experiment
+    of the baseline is refused for it (each refusal costs a step)."""
+    _, observations = run_adaptive(cards("thin_lens"), "counterfactual", "discovery")
+    assert len(observations) >= 6
+    assert all(ob.inputs["d_o"] > 1.5 * ob.inputs["f_lens"] for ob in observations)

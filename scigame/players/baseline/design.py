@@ -48,8 +48,9 @@ def _pairs(inputs: list[Input]) -> list[tuple[Input, Input]]:
     return list(itertools.combinations(varying, 2))[:MAX_PAIRS]
 
 
-def planned(inputs: list[Input]) -> list[tuple[dict[str, float], str]]:
-    """The controlled design: base, one at a time, pairs, swaps."""
+def planned(inputs: list[Input], allowed=None) -> list[tuple[dict[str, float], str]]:
+    """The controlled design: base, one at a time, pairs, swaps (those the
+    task's stated constraints, when readable, allow)."""
     plan = [(_point(inputs, {}), "base point at mid-domain")]
     for i in inputs:
         if i.varies:
@@ -65,15 +66,15 @@ def planned(inputs: list[Input]) -> list[tuple[dict[str, float], str]]:
     seen, out = set(), []
     for pt, why in plan:
         key = tuple(sorted(pt.items()))
-        if key not in seen:
+        if key not in seen and (allowed is None or bool(allowed({k: np.array([v]) for k, v in pt.items()})[0])):
             seen.add(key)
             out.append((pt, why))
     return out
 
 
-def plan_size(inputs: list[Input], budget: Optional[int]) -> int:
+def plan_size(inputs: list[Input], budget: Optional[int], allowed=None) -> int:
     """How much of the controlled design to run: at most half the budget."""
-    n = len(planned(inputs))
+    n = len(planned(inputs, allowed))
     return n if budget is None else max(min(n, budget // 2), min(4, budget))
 
 
@@ -150,6 +151,8 @@ def choose(inputs: list[Input], outputs: list[Output], hyps: list[Hyp], sampler:
     else:
         dist = np.ones(CANDIDATE_POINTS)
     ok = _feasible(U, inputs, known, rejected)
+    if sampler.allowed is not None:
+        ok &= sampler.allowed(C)
     total = np.where(ok, value / max(sum(h.confidence for h in hyps) - hyps[lead].confidence, 1e-12)
                      + 0.5 * dist, -np.inf)
     if not np.any(ok):

@@ -13,7 +13,7 @@ from . import design
 from .discover import discover
 from .explain import texts
 from .identify import Hyp, identify
-from .task import Input, Output, Sampler, parse_inputs, parse_outputs
+from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num
 
 #: An adaptive episode gives up (submits below τ, a protocol break) when its
@@ -208,7 +208,7 @@ class BaselinePlayer(Player):
         """The action for this state (synchronous: easy to test and profile)."""
         task = state.task
         inputs, outputs = parse_inputs(task), parse_outputs(task)
-        sampler = Sampler(inputs)
+        sampler = Sampler(inputs, constraint_test(task, inputs))
         check_X = sampler.check_sample()
         X, Y = observed(state, inputs, outputs)
         n = len(state.observations)
@@ -305,9 +305,11 @@ class BaselinePlayer(Player):
         """The controlled design points not yet measured or refused, and its size."""
         budget = state.steps_left + len(state.turns) if state.steps_left is not None else None
         repeats = repeats_for(state.task)
-        size = design.plan_size(inputs, budget // repeats if budget else budget) if state.setting == "discovery" else 0
+        allowed = constraint_test(state.task, inputs)
+        size = design.plan_size(inputs, budget // repeats if budget else budget, allowed) \
+            if state.setting == "discovery" else 0
         done = [t.action.experiment.inputs for t in state.turns if t.action is not None and t.action.experiment]
-        plan = design.planned(inputs)[:size]
+        plan = design.planned(inputs, allowed)[:size]
         return [(p, why) for p, why in plan if done.count(p) < repeats], size * repeats
 
     def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str, float]:

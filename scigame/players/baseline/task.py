@@ -4,10 +4,12 @@ the compiler computed), and points of the domain."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+from tokenize import TokenError
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -158,6 +160,46 @@ def parse_outputs(task: dict) -> list[Output]:
     return out
 
 
+@functools.lru_cache(maxsize=256)
+def _relation(text: str, names: tuple[str, ...]) -> Optional[Callable[..., np.ndarray]]:
+    """A constraint's text (`d_o > 1.5 * f_lens`) as a numpy test of the
+    inputs, or None when it is not a comparison of the inputs alone (it
+    names a hidden constant, or carries units: the player must learn that
+    region from the oracle's refusals)."""
+    import sympy
+    from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
+
+    if "[" in text:
+        return None
+    symbols = {n: sympy.Symbol(n) for n in names}
+    try:
+        rel = parse_expr(text, local_dict=symbols, transformations=standard_transformations + (convert_xor,))
+    except (SyntaxError, TypeError, ValueError, AttributeError, sympy.SympifyError, TokenError):
+        return None
+    if not isinstance(rel, sympy.core.relational.Relational) or not rel.free_symbols <= set(symbols.values()):
+        return None
+    return sympy.lambdify([symbols[n] for n in names], rel, "numpy")
+
+
+def constraint_test(task: dict, inputs: list[Input]) -> Optional[Callable[[dict], np.ndarray]]:
+    """The task's stated constraints as one test of points (True where every
+    readable one holds), or None when none can be read. The constraints'
+    texts are part of the public task; any player may read them."""
+    names = tuple(i.name for i in inputs)
+    tests = [t for c in task.get("constraints") or [] if (t := _relation(str(c.get("text") or ""), names))]
+    if not tests:
+        return None
+
+    def allowed(X: dict) -> np.ndarray:
+        n = len(next(iter(X.values()))) if X else 0
+        ok = np.ones(n, bool)
+        with np.errstate(all="ignore"):
+            for t in tests:
+                ok &= np.broadcast_to(np.asarray(t(*[np.asarray(X[k], float) for k in names]), bool), (n,))
+        return ok
+    return allowed
+
+
 def _radical_inverse(idx: np.ndarray, base: int) -> np.ndarray:
     """The van der Corput radical inverse of each index in the given base."""
     out = np.zeros(len(idx))
@@ -174,8 +216,8 @@ class Sampler:
     """Domain points: a fixed check sample (corners plus a shifted Halton
     set) and seeded space-filling sequences."""
 
-    def __init__(self, inputs: list[Input]):
-        self.inputs = inputs
+    def __init__(self, inputs: list[Input], allowed: Optional[Callable[[dict], np.ndarray]] = None):
+        self.inputs, self.allowed = inputs, allowed
 
     def from_unit(self, U: np.ndarray) -> dict[str, np.ndarray]:
         return {inp.name: inp.from_unit(U[:, j]) for j, inp in enumerate(self.inputs)}
@@ -198,4 +240,8 @@ class Sampler:
         for inp in self.inputs:  # set domains: every listed value at least once
             if inp.kind == "set" and inp.values:
                 X[inp.name][: len(inp.values)] = np.asarray(inp.values[: len(X[inp.name])], float)
+        if self.allowed is not None:  # hypotheses are compared where experiments can be made
+            ok = self.allowed(X)
+            if np.sum(ok) >= 16:
+                X = {k: v[ok] for k, v in X.items()}
         return X
