@@ -556,3 +556,21 @@ def test_adaptive_keeps_to_the_stated_constraint(cards):
     _, observations = run_adaptive(cards("thin_lens"), "counterfactual", "discovery")
     assert len(observations) >= 6
     assert all(ob.inputs["d_o"] > 1.5 * ob.inputs["f_lens"] for ob in observations)
+
+
+def test_relaxation_with_a_quadratic_rate():
+    """An excess over 20 K that cools at a rate growing with the excess,
+    dx/dt = −x/5·(1 + 0.02·x): its closed form (Bernoulli kinetics) is
+    found, with the equilibrium, the rate and k, and predicts the domain."""
+    temp = {"temperature": 1}
+
+    def law(t, y0):
+        e = np.exp(-t / 5.0)
+        return 20.0 + (y0 - 20.0) * e / (1.0 + 0.02 * (y0 - 20.0) * (1.0 - e))
+    action = fixed_discovery({"t": (0.0, 10.0), "y0": (40.0, 90.0)}, {"tolerance": {"abs": 0.0, "rel": 0.002},
+                                                                    "dimension": temp},
+                             law, n=10, dims={"t": {"time": 1}, "y0": temp})
+    top = action.hypotheses[action.submission.selected]
+    assert "quadratic rate" in top.statement, top.statement
+    grid = {"t": np.linspace(0, 10, 9), "y0": np.linspace(40, 90, 9)}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)

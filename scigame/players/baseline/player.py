@@ -236,6 +236,12 @@ class BaselinePlayer(Player):
         if not (submit or gave_up):
             point, why, spread = self._next_point(state, inputs, outputs, hyps, sampler)
             submit = not caps and n > plan and pool_alike(hyps, top, spread)
+        memo = getattr(self, "_memo", None)
+        if (submit or gave_up) and state.protocol == "adaptive" and memo is not None and memo.n < n:
+            # before answering, the constants (and the law, if it changes)
+            # from every observation, not from the search of memo.n of them
+            self._memo = None
+            return self.decide(state)
         records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
         if submit or gave_up:
             expl, appl = texts(state.setting, n, hyps[top], inputs, outputs, X,

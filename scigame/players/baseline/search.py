@@ -526,6 +526,7 @@ def _shortlist(factors: list[Factor], cut: Callable[[Factor], float]) -> list[Fa
 def search(data: OutputData, quick: bool = False) -> list[Law]:
     """Every family, screened; the best few of each refined into Laws.
     `quick`: monomials only (while an adaptive design is still running)."""
+    from .bernoulli import bernoulli
     from .kinetics import kinetics  # these modules build on this one's monomials
     from .saturation import saturations
     from .sums import sums
@@ -561,5 +562,6 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
     simple = [law for law in laws if law.k <= 2 and not law.kind.startswith("sum")]
     if not quick and not any(law.fit_max <= 1.0 for law in simple):  # only if nothing simpler fits
         laws.extend(kinetics(data))
+        laws.extend(bernoulli(data))
         laws.extend(saturations(data))
     return laws

@@ -1,0 +1,145 @@
+"""Relaxation with a quadratic rate toward an equilibrium (Bernoulli kinetics).
+
+When the excess x = y − y∞ over an equilibrium obeys dx/dq = a·x − a·k·x²
+(a rate that grows with the excess: cooling that speeds up when hot, the
+logistic law when y∞ = 0), its solution from the initial value y₀ (an
+input with the output's units) is
+
+    y = y∞ + x₀·E / (1 + k·x₀·(1 − E)),   x₀ = y₀ − y∞,  E = exp(a·q),
+
+Newton's relaxation at k = 0. For fixed (y∞, a) the reciprocal of the
+excess is linear in k,
+
+    1/(y − y∞) − 1/(x₀·E) = k·(1/E − 1),
+
+so k is one weighted least-squares ratio for every (y∞, a) of a grid at
+once; the best few are refined together by nonlinear least squares and
+their constants rounded to the shortest decimals the data support.
+Searched only when nothing simpler fits (search.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from .fitting import Law, refine, scaled_errors, snap_decimals
+from .search import ARGUMENT_GRID, OutputData, arguments
+from .task import fmt
+from .trees import op, var
+
+#: Arguments q tried (the simplest first, as kinetics.py).
+MAX_ARGUMENTS = 6
+#: Equilibria y∞ screened: beyond the observed range by these multiples of its span.
+OFFSETS = np.concatenate([[0.0], np.geomspace(0.02, 50.0, 24)])
+#: Screened (y∞, a) refined per initial-value input and argument.
+KEEP = 2
+#: Description length in nats: three constants in two nested operations.
+COST = 7.5
+
+
+#: Nats per significant digit of a constant: of the two ways to write the
+#: law (see _both), the one with the shorter constants.
+DIGIT = 0.1
+
+
+def _digits(theta: np.ndarray) -> int:
+    """Significant digits of the constants as rounded (at most 17 each)."""
+    return sum(len(f"{float(t):.17g}".lstrip("-0.").replace(".", "").split("e")[0].rstrip("0")) for t in theta)
+
+
+def _model(x0: np.ndarray, q: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    y_inf, k, a = theta
+    with np.errstate(all="ignore"):
+        e = np.exp(a * q)
+        x = x0 - y_inf
+        return y_inf + x * e / (1.0 + k * x * (1.0 - e))
+
+
+def _screen(data: OutputData, x0: np.ndarray, q: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(residual in tolerances², (y∞, k, a)) of the KEEP best grid points."""
+    y, sw = data.y, data.sw
+    span = max(float(np.ptp(y)), 1e-12 * max(float(np.max(np.abs(y))), 1e-300))
+    y_inf = np.concatenate([np.min(y) - span * OFFSETS, np.max(y) + span * OFFSETS[1:]])
+    med = float(np.median(np.abs(q))) or 1.0
+    rates = np.concatenate([-ARGUMENT_GRID, ARGUMENT_GRID]) / med
+    with np.errstate(all="ignore"):
+        inv_e = np.exp(-np.outer(rates, q))[None, :, :]                       # (1, A, n)
+        excess = (y[None, :] - y_inf[:, None])[:, None, :]                    # (Y, 1, n)
+        lhs = 1.0 / excess - inv_e / (x0[None, :] - y_inf[:, None])[:, None, :]
+        basis = np.broadcast_to(inv_e - 1.0, lhs.shape)
+        w = excess ** 4 / sw[None, None, :] ** 2                               # 1/(y − y∞) varies as dy/x²
+        k = np.sum(w * basis * lhs, axis=2) / np.sum(w * basis * basis, axis=2)
+        r = np.sum(w * (lhs - k[:, :, None] * basis) ** 2, axis=2)
+    r = np.where(np.isfinite(r) & np.isfinite(k), r, np.inf)
+    best = np.argsort(r, axis=None)[:KEEP]
+    out = []
+    for flat in best:
+        i, j = np.unravel_index(flat, r.shape)
+        if np.isfinite(r[i, j]):
+            out.append((float(r[i, j]), np.array([y_inf[i], k[i, j], rates[j]])))
+    return out
+
+
+def bernoulli(data: OutputData) -> list[Law]:
+    """The refined laws of the best screened (y∞, k, a) for every
+    initial-value input and argument."""
+    if data.n < 6 or data.output.dim is None:
+        return []
+    laws = []
+    starts = [i for i in data.positive if i.dim is not None and np.allclose(i.dim, data.output.dim)]
+    for init in starts:
+        for arg in arguments(data)[:MAX_ARGUMENTS]:
+            if init.name in arg[0]:
+                continue
+            q = arg[2](data.X)
+            if q is None or not np.all(np.isfinite(q)):
+                continue
+            for _, theta in _screen(data, data.X[init.name], q):
+                for law in _both(data, init.name, arg, theta):
+                    laws.append(law)
+    return laws
+
+
+def _both(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> list[Law]:
+    """The law written around each of its two equilibria: the excess over
+    y∞ − 1/k obeys the same equation with −k and −a, so (y∞, k, a) and
+    (y∞ − 1/k, −k, −a) are one law; the one whose constants round to the
+    shorter decimals is the one its author wrote (model choice decides)."""
+    out = []
+    law = _law(data, init, arg, theta0)
+    if law is not None:
+        out.append(law)
+        y_inf, k, a = law.theta
+        if k != 0 and np.isfinite(1.0 / k):
+            other = _law(data, init, arg, np.array([y_inf - 1.0 / k, -k, -a]))
+            if other is not None:
+                out.append(other)
+    return out
+
+
+def _law(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> Optional[Law]:
+    qtext, qtree, qfn, qcost = arg
+
+    def model(theta, X):
+        return _model(np.asarray(X[init], float), qfn(X), theta)
+    theta = refine(model, theta0, data.X, data.y, data.sw, nfev=60)
+    if theta is None:
+        return None
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    y_inf, k, a = (float(t) for t in theta)
+    excess = op("sub", var(init), y_inf)
+    e = op("exp", op("mul", a, qtree))
+    tree: Any = op("add", y_inf, op("div", op("mul", excess, e),
+                                    op("add", 1.0, op("mul", k, excess, op("sub", 1.0, e)))))
+    text = (f"{data.output.name} = {fmt(y_inf)} + ({init} − {fmt(y_inf)})·E/(1 + {fmt(k)}·({init} − {fmt(y_inf)})·(1 − E)),"
+            f" E = exp({fmt(a)}·{qtext})")
+
+    def refit(idx, theta=theta):
+        t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)
+        return None if t is None else (lambda X, t=t: model(t, X))
+    law = Law("relaxation with a quadratic rate", text, tree, 3, COST + qcost + DIGIT * _digits(theta), refit)
+    law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    law.theta = (y_inf, k, a)
+    return law
