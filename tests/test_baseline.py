@@ -574,3 +574,19 @@ def test_relaxation_with_a_quadratic_rate():
     assert "quadratic rate" in top.statement, top.statement
     grid = {"t": np.linspace(0, 10, 9), "y0": np.linspace(40, 90, 9)}
     assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)
+
+
+def test_logistic_growth_from_readings_of_many_magnitudes():
+    """N = K·N0·e^(rt)/(K + N0·(e^(rt) − 1)) over five decades: the
+    equilibrium of the quadratic-rate relaxation is exactly 0 (written so),
+    and the law predicts the domain."""
+    dens = {"length": -3}
+
+    def law(t, N0):
+        e = np.exp(0.7 * t)
+        return 1e9 * N0 * e / (1e9 + N0 * (e - 1.0))
+    action = fixed_discovery({"t": (0.0, 24.0), "N0": (1e4, 1e6)}, {"tolerance": {"abs": 10.0, "rel": 0.02},
+                                                                   "dimension": dens},
+                             law, n=10, dims={"t": {"time": 1}, "N0": dens})
+    grid = {"t": np.linspace(0, 24, 9), "N0": np.geomspace(1e4, 1e6, 9)}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)

@@ -31,10 +31,13 @@ from .trees import op, var
 
 #: Arguments q tried (the simplest first, as kinetics.py).
 MAX_ARGUMENTS = 6
-#: Equilibria y∞ screened: beyond the observed range by these multiples of its span.
+#: Equilibria y∞ screened: 0 (the logistic law), and beyond the observed
+#: range by these multiples of its span.
 OFFSETS = np.concatenate([[0.0], np.geomspace(0.02, 50.0, 24)])
 #: Screened (y∞, a) refined per initial-value input and argument.
 KEEP = 2
+#: Rounds of zooming in on each equilibrium's best rate.
+ZOOMS = 5
 #: Description length in nats: three constants in two nested operations.
 COST = 7.5
 
@@ -45,8 +48,9 @@ DIGIT = 0.1
 
 
 def _digits(theta: np.ndarray) -> int:
-    """Significant digits of the constants as rounded (at most 17 each)."""
-    return sum(len(f"{float(t):.17g}".lstrip("-0.").replace(".", "").split("e")[0].rstrip("0")) for t in theta)
+    """Significant digits of the constants as rounded (the shortest decimal
+    that reads back as each)."""
+    return sum(len(repr(float(t)).split("e")[0].replace("-", "").replace(".", "").strip("0") or "0") for t in theta)
 
 
 def _model(x0: np.ndarray, q: np.ndarray, theta: np.ndarray) -> np.ndarray:
@@ -57,29 +61,44 @@ def _model(x0: np.ndarray, q: np.ndarray, theta: np.ndarray) -> np.ndarray:
         return y_inf + x * e / (1.0 + k * x * (1.0 - e))
 
 
-def _screen(data: OutputData, x0: np.ndarray, q: np.ndarray) -> list[tuple[float, np.ndarray]]:
-    """(residual in tolerances², (y∞, k, a)) of the KEEP best grid points."""
+def _fit(data: OutputData, x0: np.ndarray, q: np.ndarray, y_inf: np.ndarray,
+         rates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(residual in tolerances² on y, k) for every equilibrium y_inf[i] and
+    rate rates[i, j]: k in closed form from the reciprocal of the excess."""
     y, sw = data.y, data.sw
-    span = max(float(np.ptp(y)), 1e-12 * max(float(np.max(np.abs(y))), 1e-300))
-    y_inf = np.concatenate([np.min(y) - span * OFFSETS, np.max(y) + span * OFFSETS[1:]])
-    med = float(np.median(np.abs(q))) or 1.0
-    rates = np.concatenate([-ARGUMENT_GRID, ARGUMENT_GRID]) / med
     with np.errstate(all="ignore"):
-        inv_e = np.exp(-np.outer(rates, q))[None, :, :]                       # (1, A, n)
-        excess = (y[None, :] - y_inf[:, None])[:, None, :]                    # (Y, 1, n)
-        lhs = 1.0 / excess - inv_e / (x0[None, :] - y_inf[:, None])[:, None, :]
-        basis = np.broadcast_to(inv_e - 1.0, lhs.shape)
+        inv_e = np.exp(-rates[:, :, None] * q[None, None, :])                  # (Y, A, n)
+        x0e = (x0[None, :] - y_inf[:, None])[:, None, :]                       # (Y, 1, n)
+        excess = (y[None, :] - y_inf[:, None])[:, None, :]
+        lhs = 1.0 / excess - inv_e / x0e
+        basis = inv_e - 1.0
         w = excess ** 4 / sw[None, None, :] ** 2                               # 1/(y − y∞) varies as dy/x²
         k = np.sum(w * basis * lhs, axis=2) / np.sum(w * basis * basis, axis=2)
-        r = np.sum(w * (lhs - k[:, :, None] * basis) ** 2, axis=2)
-    r = np.where(np.isfinite(r) & np.isfinite(k), r, np.inf)
-    best = np.argsort(r, axis=None)[:KEEP]
-    out = []
-    for flat in best:
-        i, j = np.unravel_index(flat, r.shape)
-        if np.isfinite(r[i, j]):
-            out.append((float(r[i, j]), np.array([y_inf[i], k[i, j], rates[j]])))
-    return out
+        pred = y_inf[:, None, None] + 1.0 / (inv_e / x0e + k[:, :, None] * basis)
+        r = np.sum(((pred - y[None, None, :]) / sw[None, None, :]) ** 2, axis=2)  # judged on y itself
+    return np.where(np.isfinite(r) & np.isfinite(k), r, np.inf), k
+
+
+def _screen(data: OutputData, x0: np.ndarray, q: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(residual in tolerances², (y∞, k, a)) of the KEEP best equilibria of
+    the grid, each at its best rate zoomed in ZOOMS times (the fit is
+    sharp in the rate: a grid step off, it misses by hundreds of tolerances)."""
+    y = data.y
+    span = max(float(np.ptp(y)), 1e-12 * max(float(np.max(np.abs(y))), 1e-300))
+    y_inf = np.concatenate([[0.0], np.min(y) - span * OFFSETS, np.max(y) + span * OFFSETS[1:]])  # 0: logistic
+    med = float(np.median(np.abs(q))) or 1.0
+    rates = np.broadcast_to(np.concatenate([-ARGUMENT_GRID, ARGUMENT_GRID]) / med, (len(y_inf), 2 * len(ARGUMENT_GRID)))
+    step = float(ARGUMENT_GRID[1] / ARGUMENT_GRID[0])
+    for _ in range(ZOOMS):
+        r, k = _fit(data, x0, q, y_inf, rates)
+        best = rates[np.arange(len(y_inf)), np.argmin(r, axis=1)]
+        rates = best[:, None] * np.geomspace(1 / step, step, 9)[None, :]
+        step = step ** 0.4
+    r, k = _fit(data, x0, q, y_inf, rates)
+    j = np.argmin(r, axis=1)
+    rows = np.arange(len(y_inf))
+    order = [i for i in np.argsort(r[rows, j]) if np.isfinite(r[i, j[i]])][:KEEP]
+    return [(float(r[i, j[i]]), np.array([y_inf[i], k[i, j[i]], rates[i, j[i]]])) for i in order]
 
 
 def bernoulli(data: OutputData) -> list[Law]:
@@ -119,6 +138,24 @@ def _both(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> list[L
     return out
 
 
+def _zero_equilibrium(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
+    """The equilibrium set to exactly 0 (the logistic law) when the data
+    allow it (the largest error stays at most max(0.3, 1.5 × the fitted
+    one), as for rounded decimals): a y∞ of 0.0076 against outputs of
+    10⁴ is zero that the fit did not reach, and no decimal rounding of it is."""
+    if theta[0] == 0:
+        return theta
+
+    def worst(t):
+        with np.errstate(all="ignore"):
+            return float(np.max(scaled_errors(model(t, data.X), data.y, data.sw)))
+    sub = refine(lambda t, X: model(np.array([0.0, t[0], t[1]]), X), theta[1:], data.X, data.y, data.sw, nfev=30)
+    if sub is None:
+        return theta
+    trial = np.array([0.0, sub[0], sub[1]])
+    return trial if worst(trial) <= max(0.3, 1.5 * worst(theta)) else theta
+
+
 def _law(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> Optional[Law]:
     qtext, qtree, qfn, qcost = arg
 
@@ -127,6 +164,7 @@ def _law(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> Optiona
     theta = refine(model, theta0, data.X, data.y, data.sw, nfev=60)
     if theta is None:
         return None
+    theta = _zero_equilibrium(model, theta, data)
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     y_inf, k, a = (float(t) for t in theta)
     excess = op("sub", var(init), y_inf)
