@@ -590,3 +590,15 @@ def test_logistic_growth_from_readings_of_many_magnitudes():
                              law, n=10, dims={"t": {"time": 1}, "N0": dens})
     grid = {"t": np.linspace(0, 24, 9), "N0": np.geomspace(1e4, 1e6, 9)}
     assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3)
+
+
+def test_log_of_a_ratio_of_mixtures():
+    """A Goldman–Hodgkin–Katz potential, 25·log((a + 0.1·b)/(b + 0.1·a)) of
+    two concentrations: the log of the ratio of mixtures, with its mixing
+    fraction, predicts the domain (log a/b alone misses by many tolerances)."""
+    conc = {"amount": 1, "length": -3}
+    law = lambda a, b: 25.0 * np.log((a + 0.1 * b) / (b + 0.1 * a))  # noqa: E731
+    action = fixed_discovery({"a": (1.0, 100.0), "b": (1.0, 100.0)}, {"tolerance": {"abs": 0.05, "rel": 0.01}},
+                             law, n=10, dims={"a": conc, "b": conc})
+    grid = {"a": np.geomspace(1, 100, 9), "b": np.geomspace(1, 100, 9)[::-1]}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-3, atol=0.02)

@@ -445,7 +445,24 @@ def function_factors(data: OutputData) -> list[Factor]:
                               lambda a, u=u, qtree=qtree: u.tree(op("mul", a, qtree)),
                               u.cost + qcost, grid, qcost == 0.0,
                               lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float)))))
+        if qcost == 0.0 and text.count("^-") + text.count("·") and np.all(q > 0):
+            out.append(_log_mix(text, qtree, qfn, q))
     return out
+
+
+#: Mixing fractions a screened in log-mix(a·Q) = log((Q + a)/(1 + a·Q)).
+MIX_GRID = tuple(float(g) for g in np.geomspace(1e-3, 0.9, 25))
+
+
+def _log_mix(text: str, qtree: Any, qfn: Callable[[dict], np.ndarray], q: np.ndarray) -> Factor:
+    """The log of a ratio of two mixtures, log((Q + a)/(1 + a·Q)), for a
+    ratio Q of like quantities: the Goldman–Hodgkin–Katz potential, where a
+    is the relative permeability of the counter path (a = 0: log Q)."""
+    def fn(a, qv):
+        return np.log((qv + a) / (1.0 + a * qv))
+    return Factor(f"log-mix(a·{text})", lambda a, X: fn(a, qfn(X)),
+                  lambda a: op("log", op("div", op("add", qtree, a), op("add", 1.0, op("mul", a, qtree)))),
+                  4.0, MIX_GRID, True, lambda g: fn(np.asarray(g, float)[None, :], q[:, None]))
 
 
 def law_from(data: OutputData, s: Screened) -> Optional[Law]:
