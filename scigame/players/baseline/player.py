@@ -242,21 +242,32 @@ class BaselinePlayer(Player):
             # from every observation, not from the search of memo.n of them
             self._memo = None
             return self.decide(state)
-        records = [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
         if submit or gave_up:
-            expl, appl = texts(state.setting, n, hyps[top], inputs, outputs, X,
-                               design.findings(inputs, outputs, state.observations))
-            note = f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
-            if point is not None and not state.must_submit:
-                note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
-                         "rivals by a tolerance, so they predict alike wherever it can be tested")
-            if gave_up:
-                note += (f"; its predictions missed {MISSES_TO_GIVE_UP} or more of the last {EVIDENCE_WINDOW} "
-                         "new measurements, so the search does not hold this law: submitting below the "
-                         "threshold (a protocol break)")
-            return Action(hypotheses=records, notes=note,
-                          submission=Submission(selected=top, predictor=hyps[top].predictor,
-                                                explanation=expl, applicability=appl))
+            return self._submission(state, hyps, top, inputs, outputs, X, point, gave_up)
+        return self._experiment(hyps, outputs, point, why)
+
+    @staticmethod
+    def _records(hyps: list[Hyp]) -> list[Hypothesis]:
+        return [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
+
+    def _submission(self, state, hyps, top, inputs, outputs, X, point, gave_up: bool) -> Action:
+        """Submit hypothesis `top`, saying why now."""
+        expl, appl = texts(state.setting, len(state.observations), hyps[top], inputs, outputs, X,
+                           design.findings(inputs, outputs, state.observations))
+        note = f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
+        if point is not None and not state.must_submit:
+            note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
+                     "rivals by a tolerance, so they predict alike wherever it can be tested")
+        if gave_up:
+            note += (f"; its predictions missed {MISSES_TO_GIVE_UP} or more of the last {EVIDENCE_WINDOW} "
+                     "new measurements, so the search does not hold this law: submitting below the "
+                     "threshold (a protocol break)")
+        return Action(hypotheses=self._records(hyps), notes=note,
+                      submission=Submission(selected=top, predictor=hyps[top].predictor,
+                                            explanation=expl, applicability=appl))
+
+    def _experiment(self, hyps, outputs, point, why) -> Action:
+        """Measure at `point`, with every hypothesis's prediction there."""
         preds = []
         for h in hyps:
             row = {}
@@ -264,7 +275,7 @@ class BaselinePlayer(Player):
                 v = evaluate(h.predictor[o.name], {k: np.array([val]) for k, val in point.items()})
                 row[o.name] = float(v[0]) if v is not None and math.isfinite(float(v[0])) else 0.0
             preds.append(row)
-        return Action(hypotheses=records, notes=why,
+        return Action(hypotheses=self._records(hyps), notes=why,
                       experiment=Experiment(inputs=point, outputs=[o.name for o in outputs], predictions=preds))
 
     def _discovery(self, state, inputs, outputs, X, Y, check_X, planning: bool) -> tuple[list[Hyp], float]:
