@@ -83,10 +83,17 @@ def test_sum_and_product_replace_the_pair():
 
 
 def test_reductions_try_coordinates_together_first():
-    names = [("x1", 0, 1), ("x2", 2, 3), ("y1", 0, 1), ("y2", 2, 3)]
-    X = {n: np.array([lo + 0.5]) for n, lo, _ in names}
+    names = [("x1", 0, 1), ("x2", 2, 3), ("y1", 0, 1), ("y2", 2, 3), ("m1", 1, 2, NONE + [0, 0, 0, 1, 0, 0, 0], "kg"),
+             ("m2", 1, 2, NONE + [0, 0, 0, 1, 0, 0, 0], "kg")]
+    X = {"x1": np.array([0.5, 1.0]), "x2": np.array([2.5, 2.0]), "y1": np.array([0.0, 1.0]),
+         "y2": np.array([3.0, 2.0]), "m1": np.array([1.0, 1.5]), "m2": np.array([2.0, 1.0])}
     options = D.reductions([inp(*t) for t in names], X)
-    assert [d.text for d in options[0]] == ["(x2 - x1)", "(y2 - y1)"]
+    # the masses share a stem but are of another kind: not a coordinate
+    (r2,) = options[0]
+    assert r2.replaces == ("x1", "x2", "y1", "y2") and np.array_equal(r2.input.dim, 2 * LENGTH)
+    assert np.allclose(r2.values(X), [2.0 ** 2 + 3.0 ** 2, 1.0 ** 2 + 1.0 ** 2])
+    assert np.allclose(evaluate_predictor({"y": r2.tree}, X)["y"], [13.0, 2.0])
+    assert [d.text for d in options[1]] == ["(x2 - x1)", "(y2 - y1)"]
     assert len(options) <= D.MAX_REDUCTIONS
 
 
@@ -124,13 +131,13 @@ def test_difference_of_temperatures_is_found():
 
 
 def test_distance_between_points_is_found():
-    """y = √((x₂ − x₁)² + (y₂ − y₁)²): both coordinate differences at once."""
+    """y = √((x₂ − x₁)² + (y₂ − y₁)²): the squared distance of two points."""
     law = lambda x1, x2, y1, y2: np.sqrt((x2 - x1) ** 2 + (y2 - y1) ** 2)  # noqa: E731
     ranges = {"x1": (0.0, 1.0), "x2": (2.0, 3.0), "y1": (0.0, 1.0), "y2": (2.0, 3.0)}
     length = si(length=1)
     action = fixed_discovery(ranges, {"tolerance": {"abs": 0.0, "rel": 0.001}, "dimension": length}, law,
                              dims={k: length for k in ranges})
-    assert "(x2 - x1) and (y2 - y1) as derived variables" in _top(action)
+    assert "((x2 - x1)^2 + (y2 - y1)^2) as a derived variable" in _top(action)
     grid = {k: np.linspace(lo, hi, 9) for k, (lo, hi) in ranges.items()}
     grid["y1"] = grid["y1"][::-1]
     assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-6)
@@ -160,4 +167,19 @@ def test_law_without_a_derived_variable_wins_when_it_fits():
                                       "dimension": si(temperature=1, length=1)}, law, dims=dims)
     assert "derived" not in _top(action)
     grid = {k: np.linspace(lo, hi, 5) for k, (lo, hi) in ranges.items()}
+    assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-6)
+
+
+def test_inverse_square_of_a_distance_in_space():
+    """F = m₁·m₂/((x₂ − x₁)² + (y₂ − y₁)² + (z₂ − z₁)²) (Feynman I.9.18 with
+    G = 1): the squared distance over three coordinates, not the masses."""
+    law = lambda m1, m2, x1, x2, y1, y2, z1, z2: m1 * m2 / ((x2 - x1) ** 2 + (y2 - y1) ** 2 + (z2 - z1) ** 2)  # noqa: E731
+    ranges = {"m1": (1.0, 2.0), "m2": (1.0, 2.0), "x1": (0.0, 1.0), "x2": (2.0, 3.0), "y1": (0.0, 1.0),
+              "y2": (2.0, 3.0), "z1": (0.0, 1.0), "z2": (2.0, 3.0)}
+    dims = {k: si(mass=1) if k[0] == "m" else si(length=1) for k in ranges}
+    action = fixed_discovery(ranges, {"tolerance": {"abs": 0.0, "rel": 0.001}, "dimension": si(mass=2, length=-2)},
+                             law, n=12, dims=dims)
+    assert "((x2 - x1)^2 + (y2 - y1)^2 + (z2 - z1)^2) as a derived variable" in _top(action)
+    rng = np.random.default_rng(7)
+    grid = {k: rng.uniform(lo, hi, 20) for k, (lo, hi) in ranges.items()}
     assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-6)

@@ -11,12 +11,13 @@ search runs again on a reduced problem in which
   it of one sign, so that it takes any power; (b − a)² when its sign
   changes (laws even in the difference: distances, gaussians); for two
   angles, the difference as a new angle (cos(θ₁ − θ₂));
+* for several pairs of coordinates (x1, x2 and y1, y2: names that share a
+  stem, one kind), the squared distance Σ(b − a)² as one variable, or
+  all their differences at once;
 * for two positive inputs, their sum and product replace them (the
   coordinates of a law symmetric in the pair: (u + v)/(1 + u·v/c²)).
 
-Each pair is tried alone, and the pairs whose names share a stem (x1 and
-x2, T1 and T2) are also replaced all at once (distances in two or three
-dimensions). The reduced problem's laws come back with the derived
+Each pair is also tried alone. The reduced problem's laws come back with the derived
 variable written out in the predictor language, and pay for its choice
 in nats (the log of the number of ways the derived variables could have
 been chosen, plus DERIVED_COST each), so a law that needs no derived
@@ -82,12 +83,23 @@ def same_kind(a: Input, b: Input) -> bool:
 
 
 def pairs(inputs: list[Input]) -> list[tuple[Input, Input]]:
-    """Same-kind pairs, at most MAX_PAIRS: first those whose names share a
-    stem (x1, x2), then those measured over the same domain (two inputs
-    in the same role), then the rest."""
+    """Same-kind pairs: first those whose names share a stem (x1, x2), then
+    those measured over the same domain (two inputs in the same role),
+    then the rest."""
     found = [(a, b) for a, b in itertools.combinations(inputs, 2) if same_kind(a, b)]
     found.sort(key=lambda p: (not _shared_stem(*p), (p[0].lo, p[0].hi) != (p[1].lo, p[1].hi)))
-    return found[:MAX_PAIRS]
+    return found
+
+
+def coordinates(found: list[tuple[Input, Input]]) -> list[list[tuple[Input, Input]]]:
+    """Groups of two or more disjoint stem-sharing pairs of one kind, not
+    angles (x1 and x2, y1 and y2: the coordinates of two points)."""
+    groups: dict[tuple, list] = {}
+    for a, b in found:
+        if _shared_stem(a, b) and not a.is_angle:
+            groups.setdefault((a.unit, tuple(a.dim)), []).append((a, b))
+    return [g for g in groups.values()
+            if len(g) >= 2 and len({n for p in g for n in (p[0].name, p[1].name)}) == 2 * len(g)]
 
 
 def _difference(a: Input, b: Input, X: dict) -> list[Derived]:
@@ -134,20 +146,41 @@ def _sum_product(a: Input, b: Input) -> list[Derived]:
             Derived(p, (), prod, op("mul", var(a.name), var(b.name)), p_name)]
 
 
+def _squared_distance(group: list[tuple[Input, Input]], X: dict) -> list[Derived]:
+    """Σ (b − a)² over the pairs of a group of coordinates: the squared
+    distance between two points, as one new input."""
+    a0 = group[0][0]
+    terms = [op("pow", op("sub", var(b.name), var(a.name)), 2.0) for a, b in group]
+    name = "(" + " + ".join(f"({b.name} - {a.name})^2" for a, b in group) + ")"
+
+    def values(Xs: dict, group=tuple((a.name, b.name) for a, b in group)) -> np.ndarray:
+        return sum(((np.asarray(Xs[b], float) - np.asarray(Xs[a], float)) ** 2 for a, b in group), 0.0)
+    with np.errstate(all="ignore"):
+        r2 = values(X) if X else np.zeros(0)
+    if not len(r2) or not np.all(r2 > 0):
+        return []
+    hi = sum(max((b.hi - a.lo) ** 2, (b.lo - a.hi) ** 2) for a, b in group)
+    new = replace(a0, name=name, unit=f"({a0.unit})^2", kind="range", lo=float(np.min(r2)), hi=hi, values=[],
+                  dim=None if a0.dim is None else 2 * a0.dim, si_factor=a0.si_factor ** 2)
+    return [Derived(new, tuple(n for a, b in group for n in (a.name, b.name)), values, op("add", *terms), name)]
+
+
 def reductions(inputs: list[Input], X: dict) -> list[list[Derived]]:
-    """The sets of derived variables to try, most likely first: the
-    differences of every stem-sharing pair of quantities at once (when
-    there are several: coordinates), then each pair alone: the
+    """The sets of derived variables to try, most likely first: for
+    several stem-sharing pairs of one kind (coordinates), their squared
+    distance, then their differences at once; then each pair alone: the
     difference of two angles (a phase difference), then for the others
-    the difference, and the sum and product."""
+    the difference, and the sum and product (of at most MAX_PAIRS pairs)."""
     found = pairs(inputs)
     out: list[list[Derived]] = []
-    coords = [p for p in found if _shared_stem(*p) and not p[0].is_angle]
-    disjoint = len({n for p in coords for n in (p[0].name, p[1].name)}) == 2 * len(coords)
-    if len(coords) >= 2 and disjoint:
-        together = [_difference(a, b, X) for a, b in coords]
+    for group in coordinates(found):
+        distance = _squared_distance(group, X)
+        if distance:
+            out.append(distance)
+        together = [_difference(a, b, X) for a, b in group]
         if all(together):
             out.append([d[0] for d in together])
+    found = found[:MAX_PAIRS]
     for a, b in sorted(found, key=lambda p: not p[0].is_angle):
         out.extend([d] for d in _difference(a, b, X))
         symmetric = _sum_product(a, b)
