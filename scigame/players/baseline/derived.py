@@ -44,8 +44,12 @@ from .trees import op, substitute, var
 DERIVED_COST = 1.0
 #: Same-kind pairs tried one at a time (those with a common name stem first).
 MAX_PAIRS = 4
-#: Reduced problems searched at most (each a search of its own).
+#: Reduced problems searched at most (each a quick search of its own).
 MAX_REDUCTIONS = 4
+#: Reduced problems given the whole search, those whose monomials fit best.
+MAX_FULL = 2
+#: Derived laws handed to the model choice at most.
+KEEP = 30
 
 
 @dataclass(frozen=True)
@@ -219,22 +223,39 @@ def lift(law: Law, derived: list[Derived], cost: float) -> Law:
 
 
 def derived_laws(data, quick: bool = False) -> list[Law]:
-    """Laws of the reduced problems, over the original inputs: the
-    reductions in order, up to the first with a law within the tolerance;
-    `quick`: monomials only (search.search's quick search)."""
+    """Laws of the reduced problems, over the original inputs. Every
+    reduction gets the quick search (monomials); with `quick` False, the
+    MAX_FULL whose monomials fit best also get the whole search, up to the
+    first with a law within the tolerance."""
     from .search import OutputData, search
     options = reductions(data.inputs, data.X)
     if not options:
         return []
     choice = math.log(len(options))
     laws: list[Law] = []
-    for derived in options:
+    ranked = []
+    for order, derived in enumerate(options):
         inputs = reduce_inputs(data.inputs, derived)
         reduced = OutputData(inputs, data.output, reduce_points(data.X, derived), data.y,
                              analyse(inputs, data.output))
         cost = choice + DERIVED_COST * len(derived)
-        found = [lift(law, derived, cost) for law in search(reduced, quick=quick, nested=True)]
+        found = [lift(law, derived, cost) for law in search(reduced, quick=True, nested=True)]
+        laws.extend(found)
+        if any(law.fit_max <= 1.0 for law in found):
+            return best(laws, data.n)
+        ranked.append((min((law.fit_error for law in found), default=math.inf), order, reduced, derived, cost))
+    for _, _, reduced, derived, cost in ([] if quick else sorted(ranked, key=lambda r: r[:2])[:MAX_FULL]):
+        found = [lift(law, derived, cost) for law in search(reduced, nested=True)]
         laws.extend(found)
         if any(law.fit_max <= 1.0 for law in found):
             break
-    return laws
+    return best(laws, data.n)
+
+
+def best(laws: list[Law], n: int) -> list[Law]:
+    """The KEEP laws with the best in-sample BIC (the model choice checks
+    each law over the whole domain: a few hundred would cost more than
+    the searches)."""
+    def bic(law: Law) -> float:
+        return 0.5 * law.fit_error + 0.5 * law.k * math.log(max(n, 2)) + law.complexity
+    return sorted(laws, key=bic)[:KEEP]
