@@ -183,3 +183,12 @@ def test_inverse_square_of_a_distance_in_space():
     rng = np.random.default_rng(7)
     grid = {k: rng.uniform(lo, hi, 20) for k, (lo, hi) in ranges.items()}
     assert np.allclose(evaluate_predictor(action.submission.predictor, grid)["y"], law(**grid), rtol=1e-6)
+
+
+def test_only_the_best_derived_laws_reach_the_model_choice():
+    from scigame.players.baseline.fitting import Law
+    laws = [Law("m", f"law {i}", 1.0, k=1, complexity=1.0, refit=lambda idx: None, fit_error=float(i))
+            for i in range(D.KEEP + 10)]
+    kept = D.best(laws[::-1], n=8)
+    # in-sample BIC: ½·Σe² + ½·k·ln n + L, equal k and L: the smallest errors
+    assert [law.text for law in kept] == [f"law {i}" for i in range(D.KEEP)]

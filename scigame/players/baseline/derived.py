@@ -17,12 +17,15 @@ search runs again on a reduced problem in which
 * for two positive inputs, their sum and product replace them (the
   coordinates of a law symmetric in the pair: (u + v)/(1 + u·v/c²)).
 
-Each pair is also tried alone. The reduced problem's laws come back with the derived
-variable written out in the predictor language, and pay for its choice
-in nats (the log of the number of ways the derived variables could have
-been chosen, plus DERIVED_COST each), so a law that needs no derived
-variable wins whenever it fits as well. Search runs this only when
-nothing simpler fits (see search.search).
+Each pair is also tried alone, at most MAX_REDUCTIONS reduced problems in
+all. The reduced problems' laws come back with the derived variables
+written out in the predictor language, and pay for their choice in nats
+(the log of the number of reduced problems, plus DERIVED_COST per
+variable), so a law that needs no derived variable wins whenever it fits
+as well. Every reduced problem gets the quick search (monomials); when
+no simple law of the original problem fits (search.search), the
+MAX_FULL whose monomials fit best also get the whole search, without
+kinetics, saturations or derived variables of their own.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ For one output the search enumerates, cheapest first,
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), and saturations `C·u((x/b)^e)` with a fitted
    exponent (Hill, stretched exponential: saturation.py);
+5. the same over derived variables: differences, sums and products of two
+   inputs of one kind (derived.py);
 
 each also for a transformed output (1/y, and sin y or tan y for an angle).
 Screening is linear least squares; the best few per family get a
