@@ -173,7 +173,8 @@ def test_law_without_a_derived_variable_wins_when_it_fits():
 def test_inverse_square_of_a_distance_in_space():
     """F = m₁·m₂/((x₂ − x₁)² + (y₂ − y₁)² + (z₂ − z₁)²) (Feynman I.9.18 with
     G = 1): the squared distance over three coordinates, not the masses."""
-    law = lambda m1, m2, x1, x2, y1, y2, z1, z2: m1 * m2 / ((x2 - x1) ** 2 + (y2 - y1) ** 2 + (z2 - z1) ** 2)  # noqa: E731
+    def law(m1, m2, x1, x2, y1, y2, z1, z2):
+        return m1 * m2 / ((x2 - x1) ** 2 + (y2 - y1) ** 2 + (z2 - z1) ** 2)
     ranges = {"m1": (1.0, 2.0), "m2": (1.0, 2.0), "x1": (0.0, 1.0), "x2": (2.0, 3.0), "y1": (0.0, 1.0),
               "y2": (2.0, 3.0), "z1": (0.0, 1.0), "z2": (2.0, 3.0)}
     dims = {k: si(mass=1) if k[0] == "m" else si(length=1) for k in ranges}
