@@ -19,6 +19,8 @@ For one output the search enumerates, cheapest first,
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), and saturations `C·u((x/b)^e)` with a fitted
    exponent (Hill, stretched exponential: saturation.py);
+5. the same over derived variables: differences, sums and products of two
+   inputs of one kind (derived.py);
 
 each also for a transformed output (1/y, and sin y or tan y for an angle).
 Screening is linear least squares; the best few per family get a
@@ -540,9 +542,11 @@ def _shortlist(factors: list[Factor], cut: Callable[[Factor], float]) -> list[Fa
     return out
 
 
-def search(data: OutputData, quick: bool = False) -> list[Law]:
+def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[Law]:
     """Every family, screened; the best few of each refined into Laws.
-    `quick`: monomials only (while an adaptive design is still running)."""
+    `quick`: monomials only (while an adaptive design is still running);
+    `nested`: a derived problem's search (derived.py), without kinetics,
+    saturations or derived variables of its own."""
     from .bernoulli import bernoulli
     from .kinetics import kinetics  # these modules build on this one's monomials
     from .saturation import saturations
@@ -577,8 +581,12 @@ def search(data: OutputData, quick: bool = False) -> list[Law]:
         if determined:  # the units' prefactor may hide a constant the sum needs
             laws.extend(sums(data, tr, dimensional=False))
     simple = [law for law in laws if law.k <= 2 and not law.kind.startswith("sum")]
-    if not quick and not any(law.fit_max <= 1.0 for law in simple):  # only if nothing simpler fits
+    fits = any(law.fit_max <= 1.0 for law in simple)
+    if not quick and not nested and not fits:  # only if nothing simpler fits
         laws.extend(kinetics(data))
         laws.extend(bernoulli(data))
         laws.extend(saturations(data))
+    if not quick and not nested:  # differences and sums of same-kind inputs: monomials only if a simple law fits
+        from .derived import derived_laws
+        laws.extend(derived_laws(data, quick=fits))
     return laws

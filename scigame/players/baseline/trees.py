@@ -44,10 +44,11 @@ def scaled(c: float, tree: Any) -> Any:
     return float(c) * tree if is_num(tree) else (tree if c == 1.0 else op("mul", float(c), tree))
 
 
-def substitute(tree: Any, name: str, value: float) -> Any:
-    """`tree` with the variable `name` replaced by `value`, constants folded."""
+def substitute(tree: Any, name: str, value: Any) -> Any:
+    """`tree` with the variable `name` replaced by `value` (a number or a
+    tree), constants folded."""
     if isinstance(tree, dict) and "var" in tree:
-        return float(value) if tree["var"] == name else tree
+        return (float(value) if is_num(value) else value) if tree["var"] == name else tree
     if isinstance(tree, dict) and "op" in tree:
         return fold(tree["op"], [substitute(a, name, value) for a in tree.get("args", [])])
     return tree
