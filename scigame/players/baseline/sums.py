@@ -251,8 +251,10 @@ def _residuals(U: np.ndarray, zw: np.ndarray, cands: np.ndarray) -> np.ndarray:
 
 
 def _term_cost(text: str) -> float:
-    """Description length of one term beyond its coefficient (nats)."""
-    return 0.3 * text.count("·") + 0.3 * text.count("^") + 0.5 * (text.count("sin(") + text.count("cos("))
+    """Description length of one term beyond its coefficient (nats): its
+    products and powers, half powers and angle functions more."""
+    return (0.3 * text.count("·") + 0.3 * text.count("^") + 0.5 * text.count("/2")
+            + 0.5 * (text.count("sin(") + text.count("cos(")))
 
 
 def _ranked(cands: np.ndarray, chi2: np.ndarray, cost: Callable[[int], float], n: int) -> list[list[int]]:
