@@ -29,8 +29,8 @@ PAIRS_EXHAUSTIVE = 800
 TRIPLES_EXHAUSTIVE = 60000
 #: Best pairs extended by a third term when not every triple is tried.
 BEAM = 40
-#: Subsets of each size (by screened residual) refitted exactly, and made into laws.
-SCREENED, KEPT = 24, 1
+#: Subsets of each size (by screened residual) refitted exactly (the best one or two made into laws: _ranked).
+SCREENED = 24
 #: Angle features a monomial is multiplied by (sin θ, cos θ and their squares).
 ANGLE_FEATURES = ("sin(1·{})^1", "cos(1·{})^1", "sin(1·{})^2", "cos(1·{})^2")
 
@@ -44,10 +44,12 @@ _Sig = tuple[str, Optional[tuple[float, ...]], bool]
 
 def _input_monomials(pos: tuple[_Sig, ...], target: Optional[tuple[float, ...]]) -> list[Monomial]:
     """Products of one to three inputs with small exponents (and the
-    target's units); negative and fractional powers of positive inputs only."""
+    target's units; then also half powers of pairs); negative and
+    fractional powers of positive inputs only."""
     out = []
     singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
-    supports = [(1, singles), (2, (-2, -1, 1, 2))] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
+    pairs = (-2, -1, 1, 2) if target is None else (-2, -1, -0.5, 0.5, 1, 2)  # √(I₁·I₂) with the units' filter
+    supports = [(1, singles), (2, pairs)] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
     goal = None if target is None else np.asarray(target)
     for size, exps in supports:
         for combo in itertools.combinations(pos, size):
@@ -67,7 +69,7 @@ def _group_monomials(d: Dimensions, power: int, positive: frozenset) -> list[Mon
     n₀·p·E·cos θ/(k·T) of n₀·(1 + p·E·cos θ/(k·T))."""
     base = [Fraction(power) * p for p in d.prefactor]
     groups = [[Fraction(x) for x in g] for g in d.groups[:6]]
-    shifts = [[e * x for x in g] for g in groups for e in map(Fraction, (1, -1, 2, -2, 0.5, -0.5))]
+    shifts = [[e * x for x in g] for g in groups for e in map(Fraction, (1, -1, 2, -2))]
     shifts += [[s1 * x + s2 * y for x, y in zip(g, h)] for g, h in itertools.combinations(groups, 2)
                for s1, s2 in itertools.product((1, -1), repeat=2)]
     out = [tuple((nm, b + s) for nm, b, s in zip(d.names, base, shift) if b + s != 0)
@@ -257,17 +259,24 @@ def _term_cost(text: str) -> float:
             + 0.5 * (text.count("sin(") + text.count("cos(")))
 
 
-def _ranked(cands: np.ndarray, chi2: np.ndarray, cost: Callable[[int], float], n: int) -> list[list[int]]:
-    """The KEPT best subsets by residual (in tolerance units; none counts
-    as better than a tenth of the tolerance per point) plus twice their length."""
-    scored = [(max(float(c), 0.1 * n) + 2.0 * sum(cost(int(i)) for i in s), [int(i) for i in s])
-              for s, c in zip(cands, chi2) if math.isfinite(c)]
-    return [s for _, s in sorted(scored)[:KEPT]]
+def _ranked(cands: np.ndarray, chi2: np.ndarray, cost: Callable[[int], float], n: int,
+            tightest: bool = True) -> list[list[int]]:
+    """The best subset by residual plus twice the terms' length (a
+    residual, in tolerance units, under a tenth of the tolerance per point
+    counts as that) and, if `tightest` and another, the best by residual:
+    a look-alike series of three terms that fits closest would only steer
+    an adaptive design (m·c² + 0.1·m·v·c + 0.9·m·v³/c for m·c²/√(1 − v²/c²))."""
+    ok = [(float(c), [int(i) for i in s]) for s, c in zip(cands, chi2) if math.isfinite(c)]
+    if not ok:
+        return []
+    tight = min(ok, key=lambda t: t[0])[1]
+    short = min(ok, key=lambda t: max(t[0], 0.1 * n) + 2.0 * sum(cost(i) for i in t[1]))[1]
+    return [tight] if tight == short else [short, tight] if tightest else [short]
 
 
 def subsets(A: np.ndarray, z: np.ndarray, wz: np.ndarray, cost: Callable[[int], float],
             max_terms: int = 3) -> list[list[int]]:
-    """The KEPT best pairs and triples of columns: screened by their
+    """The best pairs and triples of columns (_ranked): screened by their
     residual from the normal equations (every pair of a dictionary up to
     PAIRS_EXHAUSTIVE, every triple up to TRIPLES_EXHAUSTIVE, else greedy),
     then refitted exactly and ranked (_ranked). No triples when a pair fits
@@ -285,7 +294,7 @@ def subsets(A: np.ndarray, z: np.ndarray, wz: np.ndarray, cost: Callable[[int], 
     out = _ranked(pairs, chi2, cost, n)
     if max_terms >= 3 and n >= 6 and len(pairs) and not np.min(chi2) <= 0.1 * n:
         triples = _beam_triples(U, zw, pairs) if G is None else _screen_triples(U, zw, G, b, pairs)
-        out += _ranked(triples, _residuals(U, zw, triples), cost, n)
+        out += _ranked(triples, _residuals(U, zw, triples), cost, n, tightest=False)
     return out
 
 
