@@ -17,7 +17,7 @@ import numpy as np
 
 from .dims import Dimensions
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
-from .search import TRANSFORM_POWER, OutputData, Transform, _angle_factors, _mono, _monomial_text, _monomial_tree, _z_scale
+from .search import TRANSFORM_POWER, OutputData, Transform, _angle_factors, _monomial_text, _monomial_tree, _z_scale
 from .task import fmt
 from .trees import op, product
 
@@ -117,6 +117,22 @@ class Term:
         return product(trees) if trees else 1.0
 
 
+def _values(X: dict, monos: tuple[Monomial, ...]) -> dict[Monomial, np.ndarray]:
+    """Each monomial's values at the points, from each input's powers computed once."""
+    powers: dict[tuple[str, Fraction], np.ndarray] = {}
+    out = {}
+    with np.errstate(all="ignore"):
+        for m in monos:
+            for key in m:
+                if key not in powers:
+                    powers[key] = np.power(X[key[0]], float(key[1]))
+            v = powers[m[0]]
+            for key in m[1:]:
+                v = v * powers[key]
+            out[m] = v
+    return out
+
+
 def dictionary(data: OutputData, tr: Transform, dimensional: bool = True) -> list[Term]:
     """Monomials for sparse sums (with the target's units when they are
     fixed and `dimensional`), the constant 1 and functions of angles for a
@@ -131,7 +147,7 @@ def dictionary(data: OutputData, tr: Transform, dimensional: bool = True) -> lis
     sig = tuple((i.name, None if i.dim is None else tuple(float(x) for x in i.dim), i.positive) for i in pos)
     monos = monomials(sig, None if target is None else tuple(float(x) for x in target), d,
                       TRANSFORM_POWER.get(tr.name, 1))
-    values = {m: _mono(data.X, [nm for nm, _ in m], [e for _, e in m]) for m in monos}
+    values = _values(data.X, monos)
     out = [Term(m, None, values[m]) for m in monos]
     angles = _angle_factors(data)[1:]
     if target is None or not np.any(target):
