@@ -35,7 +35,7 @@ SCREENED = 24
 ANGLE_FEATURES = ("sin(1·{})^1", "cos(1·{})^1", "sin(1·{})^2", "cos(1·{})^2")
 
 
-Monomial = tuple[tuple[str, Fraction], ...]  # its inputs' nonzero exponents, by name
+Monomial = tuple[tuple[str, float], ...]  # its inputs' nonzero exponents (integers and halves), by name
 
 
 #: An input as the monomials see it: name, SI dimension (or None), positive.
@@ -46,20 +46,19 @@ def _input_monomials(pos: tuple[_Sig, ...], target: Optional[tuple[float, ...]])
     """Products of one to three inputs with small exponents (and the
     target's units; then also half powers of pairs); negative and
     fractional powers of positive inputs only."""
-    out = []
+    out: list[Monomial] = []
     singles = (-3, -2, -1, -0.5, 0.5, 1, 2, 3)
     pairs = (-2, -1, 1, 2) if target is None else (-2, -1, -0.5, 0.5, 1, 2)  # √(I₁·I₂) with the units' filter
     supports = [(1, singles), (2, pairs)] + ([(3, (-2, -1, 1, 2))] if len(pos) <= 5 else [])
     goal = None if target is None else np.asarray(target)
     for size, exps in supports:
+        grid = np.array(list(itertools.product(exps, repeat=size)), dtype=float)
+        plain = (grid > 0) & (grid % 1 == 0)  # powers allowed of any input
         for combo in itertools.combinations(pos, size):
-            dims = None if goal is None else np.array([c[1] for c in combo])
-            for es in itertools.product(exps, repeat=size):
-                if any((e < 0 or e % 1) and not c[2] for c, e in zip(combo, es)):
-                    continue
-                if goal is not None and np.any(np.abs(np.asarray(es) @ dims - goal) > 1e-9):
-                    continue
-                out.append(tuple((c[0], Fraction(e).limit_denominator(2)) for c, e in zip(combo, es)))
+            ok = np.all(plain | np.array([c[2] for c in combo])[None, :], axis=1)
+            if goal is not None:
+                ok &= np.all(np.abs(grid @ np.array([c[1] for c in combo]) - goal) <= 1e-9, axis=1)
+            out.extend(tuple((c[0], e) for c, e in zip(combo, row)) for row in grid[ok].tolist())
     return out
 
 
@@ -74,8 +73,9 @@ def _group_monomials(d: Dimensions, power: int, positive: frozenset) -> list[Mon
                for s1, s2 in itertools.product((1, -1), repeat=2)]
     out = [tuple((nm, b + s) for nm, b, s in zip(d.names, base, shift) if b + s != 0)
            for shift in [[Fraction(0)] * len(base)] + shifts]
-    return [m for m in out if all(abs(e) <= 3 and e.denominator <= 2 and (e > 0 and e.denominator == 1
-                                                                          or nm in positive) for nm, e in m)]
+    return [tuple((nm, float(e)) for nm, e in m) for m in out
+            if all(abs(e) <= 3 and e.denominator <= 2 and (e > 0 and e.denominator == 1 or nm in positive)
+                   for nm, e in m)]
 
 
 @functools.lru_cache(maxsize=512)
@@ -91,6 +91,10 @@ def monomials(pos: tuple[_Sig, ...], target: Optional[tuple[float, ...]], dims: 
     return tuple(sorted(unique, key=lambda m: (len(m), sum(abs(e) for _, e in m))))
 
 
+def _fractions(mono: Monomial) -> list[Fraction]:
+    return [Fraction(e).limit_denominator(2) for _, e in mono]
+
+
 class Term:
     """One dictionary term: a monomial, alone or times an angle feature, and
     its values at the observed points (its text and tree built when asked)."""
@@ -103,7 +107,7 @@ class Term:
     @property
     def text(self) -> str:
         if self._text is None:
-            text = _monomial_text([nm for nm, _ in self.mono], [e for _, e in self.mono])
+            text = _monomial_text([nm for nm, _ in self.mono], _fractions(self.mono))
             if self.angle is not None:
                 label = self.angle.label[:-2] if self.angle.label.endswith("^1") else self.angle.label
                 text = label if not self.mono else f"{text}·{label}"
@@ -112,20 +116,20 @@ class Term:
 
     @property
     def tree(self) -> Any:
-        trees = _monomial_tree([nm for nm, _ in self.mono], [e for _, e in self.mono])
+        trees = _monomial_tree([nm for nm, _ in self.mono], _fractions(self.mono))
         trees += [self.angle.tree(0.0)] if self.angle is not None else []
         return product(trees) if trees else 1.0
 
 
 def _values(X: dict, monos: tuple[Monomial, ...]) -> dict[Monomial, np.ndarray]:
     """Each monomial's values at the points, from each input's powers computed once."""
-    powers: dict[tuple[str, Fraction], np.ndarray] = {}
+    powers: dict[tuple[str, float], np.ndarray] = {}
     out = {}
     with np.errstate(all="ignore"):
         for m in monos:
             for key in m:
                 if key not in powers:
-                    powers[key] = np.power(X[key[0]], float(key[1]))
+                    powers[key] = np.power(X[key[0]], key[1])
             v = powers[m[0]]
             for key in m[1:]:
                 v = v * powers[key]
