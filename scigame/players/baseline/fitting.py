@@ -40,6 +40,7 @@ class Law:
     score: float = -math.inf
     check: Optional[np.ndarray] = None
     fit_max: float = math.inf  # largest scaled error in sample
+    held_out: bool = False  # loo holds true held-out errors (select.rank)
 
     def set_fit(self, errors: np.ndarray) -> None:
         """Record the in-sample scaled errors' sum of squares and maximum."""

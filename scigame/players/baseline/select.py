@@ -32,6 +32,18 @@ from .trees import evaluate
 HELD_OUT_TOP = 6
 #: Held-out points per law at most.
 HELD_OUT_POINTS = 12
+#: With noise-free readings, a law whose held-out predictions all land
+#: within a resolution step (the rounding, as it moves the refitted
+#: constants) plus EXACT_SCALE tolerances of the readings reproduces them:
+#: it is the law, or its exact equal, not an approximation that stays
+#: inside the tolerance. Only where that bound is at most EXACT_READINGS
+#: tolerances can readings tell the two apart; there such a law gains
+#: EXACT_BONUS nats, more than any difference of description length
+#: between the candidates (e^(−0.96·uv/c²) is 0.9 nats shorter than
+#: 1/(1 + uv/c²)); among exact laws the shorter still wins.
+EXACT_SCALE = 1e-3
+EXACT_BONUS = 10.0
+EXACT_READINGS = 0.05
 #: With noise-free readings, how many times finer than the tolerance the
 #: in-sample residuals are weighed: an exact reading that a law misses by
 #: half a tolerance is evidence against it, and a law that fits the
@@ -111,14 +123,19 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
     for law in kept[:HELD_OUT_TOP]:
         if float(np.max(law.loo)) < 30:  # a law that misses its own data badly needs no held-out test
             law.loo = _held_out(law, X, y, sw)
+            law.held_out = n >= law.k + 2
     best_ms = min((float(np.mean(np.minimum(f.loo, 30) ** 2)) for f in kept), default=1.0)
     s2 = max(1.0, best_ms)  # nothing fits: temper the likelihoods
     gain = 0.0 if output.noisy else EXACT_GAIN ** 2 - 1.0
+    slack = output.resolution / sw + EXACT_SCALE
+    if output.noisy or float(np.max(slack)) > EXACT_READINGS:
+        slack = None  # readings too coarse (or noisy) to tell an exact law from a close one
     for law in kept:
         within = bool(len(law.loo)) and float(np.max(law.loo)) <= 1.0
+        exact = slack is not None and law.held_out and bool(np.all(law.loo <= slack))
         inside = _beyond_rounding(law, y, sw, output) if gain else np.zeros(0)
         law.score = (-0.5 * (float(np.sum(np.minimum(law.loo, 30) ** 2)) + gain * float(np.sum(inside ** 2))) / s2
-                     - penalty[id(law)] + (5.0 if within else 0.0))
+                     - penalty[id(law)] + (5.0 if within else 0.0) + (EXACT_BONUS if exact else 0.0))
     return sorted(kept, key=lambda f: (-f.score, f.k, f.text))
 
 
