@@ -65,3 +65,21 @@ def test_unary_ops_come_from_the_op_table():
     ops = bench._function_ops()
     assert ops[sympy.exp] == "exp" and ops[sympy.Abs] == "abs" and ops[sympy.asin] == "asin"
     assert "sqrt" not in ops.values()  # sympy's sqrt is a power, handled as one
+
+
+@pytest.fixture(scope="module")
+def pendulum(tmp_path_factory):
+    import scigame
+    return scigame.load_card(Path(__file__).resolve().parent.parent / "cards" / "historical" / "pendulum.sci",
+                             cache_dir=tmp_path_factory.mktemp("cache"))
+
+
+def test_a_negligible_intercept_is_dropped_and_a_real_one_kept(pendulum):
+    # T's tolerance is 0.002 s + 0.5 % of T: at L = 0.5 m (T = 1.42 s) half of it is 0.0045 s
+    xs = {"L": np.array([0.5, 1.0, 2.0])}
+    tiny = bench.read_infix("(0.0004 + (2.006 * sqrt(x0)))", ["x0"])
+    kept = bench.without_intercept(pendulum, "T", tiny, {"x0": "L"}, xs)
+    assert bench.sympy_to_tree(kept, {s: "L" for s in tiny.free_symbols}) == {
+        "op": "mul", "args": [2.006, {"op": "sqrt", "args": [{"var": "L"}]}]}
+    real = bench.read_infix("(0.01 + (2.006 * sqrt(x0)))", ["x0"])
+    assert bench.without_intercept(pendulum, "T", real, {"x0": "L"}, xs) is None
