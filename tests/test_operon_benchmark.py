@@ -83,3 +83,9 @@ def test_a_negligible_intercept_is_dropped_and_a_real_one_kept(pendulum):
         "op": "mul", "args": [2.006, {"op": "sqrt", "args": [{"var": "L"}]}]}
     real = bench.read_infix("(0.01 + (2.006 * sqrt(x0)))", ["x0"])
     assert bench.without_intercept(pendulum, "T", real, {"x0": "L"}, xs) is None
+
+
+def test_decade_is_the_power_of_ten_nearest_the_median_magnitude():
+    assert bench.decade(np.array([3e-34, -5e-34, 7e-34])) == pytest.approx(1e-33)  # median 5e-34: 10^-33.3
+    assert bench.decade(np.array([250.0, 300.0, 400.0])) == pytest.approx(1e2)     # 10^2.48
+    assert bench.decade(np.zeros(3)) == 1.0
