@@ -315,6 +315,7 @@ def main() -> int:
         print("operon_vs_search: --more must be >= 0 and --evaluations >= 1", file=sys.stderr)
         return 2
     import scigame
+    from scigame.card import CardError
     files = sorted(f for p in args.paths for f in (Path(p).rglob("*.sci") if Path(p).is_dir() else [Path(p)]))
     if not files:
         print(f"operon_vs_search: no .sci cards under {' '.join(args.paths)}", file=sys.stderr)
@@ -327,7 +328,11 @@ def main() -> int:
           + (", data scaled by powers of ten" if args.scaled else ""))
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
-            card = scigame.load_card(f, cache_dir=tmp)
+            try:
+                card = scigame.load_card(f, cache_dir=tmp)
+            except (CardError, OSError) as exc:  # a card that does not compile, an unreadable file
+                print(f"operon_vs_search: {str(exc).splitlines()[0]}", file=sys.stderr)
+                return 2
             search, given = baseline_answer(card)
             row = {"search": search}
             row["operon"], row["operon-c"] = operon_answers(card, *given_points(card, given), args.evaluations,
