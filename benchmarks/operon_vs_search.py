@@ -28,7 +28,8 @@ constant) is a counted miss with its reason. Times are wall seconds: the
 player's turn for the search, fit plus conversion for operon (threads = 1
 for both, so it is fair on a shared 2-core machine). Prints the strict
 and weak counts and the median and total time per method, measured in one
-run, and with -v one line per card.
+run, and with -v one line per card (S strict, w weak only, - neither)
+with each method's law or the reason it has none.
 """
 
 from __future__ import annotations
