@@ -617,3 +617,13 @@ def test_exact_law_beats_a_shorter_look_alike():
     grid = {"u": np.linspace(1e7, 1e8, 9), "v": np.linspace(1e8, 1e7, 9), "c": np.full(9, 2.9e8)}
     got = evaluate_predictor(action.submission.predictor, grid)["y"]
     assert np.allclose(got, law(**grid), rtol=1e-6), action.hypotheses[action.submission.selected].statement
+
+
+def test_statement_keeps_the_names_of_inputs_ending_in_a():
+    """The fitted rate is written into the factor's argument only, not into
+    an input's name that ends in "a" (omega, alpha)."""
+    law = lambda omega, alpha: 3.0 * np.exp(-0.4 * omega * alpha)  # noqa: E731
+    action = fixed_discovery({"omega": (1.0, 3.0), "alpha": (0.5, 2.0)}, {"tolerance": {"abs": 0.0, "rel": 0.005}},
+                             law, n=10)
+    text = action.hypotheses[action.submission.selected].statement
+    assert "omega" in text and "alpha" in text, text

@@ -486,7 +486,7 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
                            + ([factor.tree(float(theta[1]) if factor.grid else 0.0)] if factor.label else [])))
     text = (f"{data.output.name} = " + (f"T⁻¹[" if tr.name != "y" else "")
             + f"{fmt(theta[0])}·{_monomial_text(space.names, p)}"
-            + (f"·{factor.label.replace('a·', fmt(theta[1]) + '·')}" if factor.grid else
+            + (f"·{factor.label.replace('(a·', '(' + fmt(theta[1]) + '·', 1)}" if factor.grid else
                f"·{factor.label}" if factor.label else "")
             + (f"] with T = {tr.name}" if tr.name != "y" else ""))
 
