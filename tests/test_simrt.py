@@ -17,8 +17,9 @@ from scigame.card import load_card
 from scigame.simrt import ARRAY_CHUNK, PYTHON_MAX_POINTS, Kernel, njit, run_array
 
 REPO = Path(__file__).resolve().parent.parent
-# the bundled cards and the Feynman-style benchmark cards (powers, roots, exponentials)
-BUNDLED = sorted((REPO / "cards").rglob("*.sci")) + sorted((REPO / "benchmarks/feynman").glob("*.sci"))
+# the bundled cards and both sets of Feynman benchmark cards (powers, roots, exponentials)
+BUNDLED = sorted((REPO / "cards").rglob("*.sci")) + sorted((REPO / "benchmarks/feynman").glob("*.sci")) \
+    + sorted((REPO / "benchmarks/feynman_holdout").glob("*.sci"))
 N_INPUTS = 1  # for the hand-written kernel below, as in a generated module
 
 

@@ -1,8 +1,11 @@
-"""Writes benchmarks/feynman/*.sci from the table below (run from the repository root;
-the cards are committed, see README.md beside this file)."""
+"""Writes benchmarks/feynman/*.sci from the table C and benchmarks/feynman_holdout/*.sci
+from the table HOLDOUT below (run from the repository root; the cards are committed, see
+the README.md beside each folder). HOLDOUT is the held-out set: the baseline is never
+developed or tuned on it."""
 from pathlib import Path
 OUT = Path("benchmarks/feynman")
-# name, id, title, [inputs: (name, unit, lo, hi, desc)], (out, unit, desc), law, [params: (name, value, unit, desc)], cf (label, body)
+OUT_HOLDOUT = Path("benchmarks/feynman_holdout")
+# name, id, title, [inputs: (name, unit, lo, hi, desc)], (out, unit, desc[, abs tolerance, default 1e-30]), law, [params: (name, value, unit, desc)], cf (label, body)
 C = [
 ("gaussian_std", "I.6.2a", "Standard normal density", [("theta","1",-3,3,"standardised deviation")], ("f","1","probability density"),
  "exp(-theta^2 / a) / sqrt(2 * pi)", [("a","2","","width parameter")], ("width doubled", "scale a by 2")),
@@ -99,7 +102,92 @@ C = [
 ("dipole_angle", "III.17.37", "Angular distribution", [("beta","1",1,5,"scale"),("alpha","1",0.1,0.9,"anisotropy"),("theta","rad",0,3,"angle")], ("f","1","distribution"),
  "beta * (1 + alpha * cos(theta)^n)", [("n","1","","exponent")], ("squared", "set n = 2")),
 ]
-TEMPLATE = '''# {title} (Feynman table {fid}), for the baseline's measurement set
+# The held-out set: further equations of the same table, none of them among C above. Same row format.
+EPS = ("eps","F/m",8e-12,1e-11,"permittivity")
+C_LIGHT = ("c","m/s",2.9e8,3.1e8,"speed of light")
+H = ("h","J*s",6e-34,7e-34,"Planck constant")
+KB = ("kb","J/K",1.3e-23,1.4e-23,"Boltzmann constant")
+G = ("G","m^3/(kg*s^2)",6.6e-11,6.8e-11,"gravitational constant")
+K0 = [("k0","1","1","")]
+HOLDOUT = [
+("gaussian_shifted", "I.6.2b", "Normal density with a mean and a width", [("theta","1",-3,3,"value"),("theta1","1",-1,1,"mean"),("sigma","1",1,3,"width")], ("f","1","probability density"),
+ "exp(-((theta - theta1)/sigma)^2 / a) / (sqrt(2 * pi) * sigma)", [("a","2","","width parameter")], ("width doubled", "scale a by 2")),
+("gravitation_3d", "I.9.18", "Gravitation between two points in space", [G,("m1","kg",1,5,"mass 1"),("m2","kg",1,5,"mass 2"),("x1","m",0,1,"x of body 1"),("x2","m",2,3,"x of body 2"),("y1","m",0,1,"y of body 1"),("y2","m",2,3,"y of body 2"),("z1","m",0,1,"z of body 1"),("z2","m",2,3,"z of body 2")], ("F","N","force"),
+ "G * m1 * m2 / ((x2 - x1)^2 + (y2 - y1)^2 + (z2 - z1)^2)^a", [("a","1","","exponent of the squared distance")], ("inverse cube", "set a = 1.5\n    rebalance k0"), K0),
+("dot_product", "I.11.19", "Work of a force along a displacement", [("x1","m",1,5,"displacement x"),("x2","m",1,5,"displacement y"),("x3","m",1,5,"displacement z"),("y1","N",1,5,"force x"),("y2","N",1,5,"force y"),("y3","N",1,5,"force z")], ("A","J","work"),
+ "x1 * y1 + x2 * y2 + k * x3 * y3", [("k","1","","weight of the third component")], ("stronger third component", "scale k by 2")),
+("electric_force", "I.12.5", "Force on a charge in a field", [("q2","C",1e-6,1e-5,"charge"),("Ef","V/m",100,1000,"electric field")], ("F","N","force"),
+ "q2 * Ef^n", [("n","1","","field exponent")], ("quadratic field", "set n = 2\n    rebalance k0 at Ef = 550 [V/m]"), K0),
+("gravity_work", "I.13.12", "Work of gravity between two distances", [G,("m1","kg",1,5,"mass 1"),("m2","kg",1,5,"mass 2"),("r1","m",2,5,"initial distance"),("r2","m",0.5,1.5,"final distance")], ("U","J","work"),
+ "G * m1 * m2 * (1/r2^n - 1/r1^n)", [("n","1","","distance exponent")], ("inverse square potential", "set n = 2\n    rebalance k0"), K0),
+("lorentz_x", "I.15.3x", "Lorentz transformation of a position", [("x","m",3e8,6e8,"position"),("u","m/s",1e7,1e8,"frame speed"),C_LIGHT,("t","s",0.1,1,"time")], ("x1","m","position in the moving frame"),
+ "(x - k * u * t) / sqrt(1 - (u/c)^2)", [("k","1","","scale")], ("faster drift", "scale k by 2")),
+("lorentz_t", "I.15.3t", "Lorentz transformation of a time", [("t","s",1,2,"time"),("u","m/s",1e7,1e8,"frame speed"),("x","m",1e8,3e8,"position"),C_LIGHT], ("t1","s","time in the moving frame"),
+ "(t - k * u * x / c^2) / sqrt(1 - (u/c)^2)", [("k","1","","scale")], ("stronger desynchronisation", "scale k by 2")),
+("center_of_mass", "I.18.4", "Centre of mass of two bodies", [("m1","kg",1,5,"mass 1"),("m2","kg",1,5,"mass 2"),("r1","m",0,1,"position 1"),("r2","m",2,3,"position 2")], ("r","m","centre of mass"),
+ "(m1^n * r1 + m2^n * r2) / (m1^n + m2^n)", [("n","1","","mass exponent")], ("weighted by squared mass", "set n = 2")),
+("multislit", "I.30.3", "Intensity behind n slits", [("I0","W/m^2",1,5,"intensity of one slit"),("n","1",2,4,"number of slits"),("theta","rad",0.2,1.2,"phase difference")], ("I","W/m^2","intensity"),
+ "I0 * sin(k * n * theta / 2)^2 / sin(theta / 2)^2", [("k","1","","scale")], ("faster phase", "scale k by 1.5")),
+("dipole_radiation", "I.32.17", "Power radiated by a driven electron", [EPS,C_LIGHT,("Ef","V/m",1e6,1e7,"field amplitude"),("r","m",1e-15,5e-15,"radius"),("omega","rad/s",3e15,5e15,"drive frequency"),("omega0","rad/s",5e14,2e15,"natural frequency")], ("P","W","power"),
+ "(eps * c * Ef^2 / 2) * (8 * pi * r^2 / 3) * omega^4 / (omega^2 - k * omega0^2)^2", [("k","1","","scale")], ("stiffer binding", "scale k by 2")),
+("bohr_radius", "I.38.12", "Bohr radius", [EPS,H,("m","kg",9e-31,1e-30,"electron mass"),("q","C",1.5e-19,1.7e-19,"electron charge")], ("r","m","radius"),
+ "4 * pi * eps * (h / (2 * pi))^2 / (m * q^n)", [("n","2","","charge exponent")], ("cubic charge", "set n = 3\n    rebalance k0 at q = 1.6e-19 [C]"), K0),
+("gas_energy", "I.39.10", "Energy of a monatomic ideal gas", [("pr","Pa",5e4,2e5,"pressure"),("V","m^3",1e-3,1e-2,"volume")], ("E","J","internal energy"),
+ "a * pr * V", [("a","1.5","","factor")], ("doubled factor", "scale a by 2")),
+("gas_energy_gamma", "I.39.11", "Energy of an ideal gas with an adiabatic index", [("gamma","1",1.1,1.7,"adiabatic index"),("pr","Pa",5e4,2e5,"pressure"),("V","m^3",1e-3,1e-2,"volume")], ("E","J","internal energy"),
+ "pr * V / (gamma - k)", [("k","1","","offset")], ("shifted offset", "scale k by 0.9")),
+("planck_radiation", "I.41.16", "Planck's radiation law", [H,("omega","rad/s",1e13,5e13,"angular frequency"),KB,("T","K",100,400,"temperature"),C_LIGHT], ("L","J/m^2","radiance per unit angular frequency"),
+ "h / (2 * pi) * omega^n / (pi^2 * c^2 * (exp(h * omega / (2 * pi * kb * T)) - 1))", [("n","3","","frequency exponent")], ("quadratic frequency", "set n = 2\n    rebalance k0 at omega = 3e13 [rad/s]"), K0),
+("gas_conductivity", "I.43.43", "Heat conductivity of a gas", [("gamma","1",1.1,1.7,"adiabatic index"),KB,("v","m/s",100,1000,"mean speed"),("A","m^2",1e-20,1e-19,"collision cross-section")], ("kappa","W/(m*K)","conductivity"),
+ "kb * v^n / (A * (gamma - 1))", [("n","1","","speed exponent")], ("quadratic speed", "set n = 2\n    rebalance k0 at v = 550 [m/s]"), K0),
+("anharmonic", "I.50.26", "Response of an anharmonic oscillator", [("x1","m",1,5,"amplitude"),("omega","rad/s",1,5,"frequency"),("t","s",1,5,"time"),("alpha","1",0.1,0.9,"anharmonicity")], ("x","m","displacement"),
+ "x1 * (cos(omega * t) + alpha * cos(omega * t)^n)", [("n","2","","exponent")], ("cubic term", "set n = 3")),
+("point_potential", "II.4.23", "Potential of a point charge", [("q","C",1e-6,1e-5,"charge"),EPS,("r","m",0.1,1,"distance")], ("V","V","potential"),
+ "q / (4 * pi * eps * r^n)", [("n","1","","distance exponent")], ("inverse square", "set n = 2\n    rebalance k0"), K0),
+("dipole_field_z", "II.6.15a", "Field of a dipole off its axis", [EPS,("p","C*m",1e-9,1e-8,"dipole moment"),("r","m",1,2,"distance"),("x","m",0.1,1,"x"),("y","m",0.1,1,"y"),("z","m",0.1,1,"z")], ("Ef","V/m","field"),
+ "3 / (4 * pi * eps) * p * z / r^n * sqrt(x^2 + y^2)", [("n","5","","distance exponent")], ("steeper", "set n = 6\n    rebalance k0"), K0),
+("sphere_energy", "II.8.7", "Electrostatic energy of a charged sphere", [("q","C",1e-6,1e-5,"charge"),EPS,("d","m",0.1,1,"radius")], ("E","J","energy"),
+ "a * q^2 / (4 * pi * eps * d)", [("a","0.6","","factor")], ("doubled factor", "scale a by 2")),
+("dielectric_field", "II.10.9", "Field in a dielectric", [("sigma","C/m^2",1e-6,1e-5,"surface charge density"),EPS,("chi","1",0.1,5,"susceptibility")], ("Ef","V/m","field"),
+ "sigma / eps / (1 + k * chi)", [("k","1","","scale")], ("stronger screening", "scale k by 2")),
+("polarisation", "II.11.27", "Polarisation of a dense dielectric", [("n","1/m^3",1e28,1e29,"number density"),("alpha","m^3",1e-30,1e-29,"polarisability"),EPS,("Ef","V/m",100,1000,"field")], ("P","C/m^2","polarisation"),
+ "n * alpha / (1 - n * alpha / k) * eps * Ef", [("k","3","","local-field factor")], ("stronger local field", "scale k by 0.5")),
+("wire_field", "II.13.17", "Magnetic field of a straight wire", [EPS,C_LIGHT,("I","A",1,10,"current"),("r","m",0.01,0.1,"distance")], ("B","T","field"),
+ "1 / (4 * pi * eps * c^2) * 2 * I / r^n", [("n","1","","distance exponent")], ("inverse square", "set n = 2\n    rebalance k0 at r = 0.055 [m]"), K0),
+("moment_energy", "II.15.4", "Energy of a magnetic moment in a field", [("mu","J/T",1e-24,1e-23,"moment"),("B","T",0.1,1,"field"),("theta","rad",0,1.4,"angle")], ("E","J","energy"),
+ "-mu * B * cos(theta)^n", [("n","1","","cosine exponent")], ("squared cosine", "set n = 2")),
+("moving_charge_potential", "II.21.32", "Potential of a moving charge", [("q","C",1e-6,1e-5,"charge"),EPS,("r","m",0.1,1,"distance"),("v","m/s",1e7,1e8,"speed"),C_LIGHT], ("V","V","potential"),
+ "q / (4 * pi * eps * r * (1 - k * v / c))", [("k","1","","scale")], ("stronger retardation", "scale k by 2")),
+("waveguide", "II.24.17", "Wavenumber in a waveguide", [("omega","rad/s",1.5e10,5e10,"angular frequency"),C_LIGHT,("d","m",0.1,0.2,"guide width")], ("k","1/m","wavenumber"),
+ "sqrt(omega^2 / c^2 - s * pi^2 / d^2)", [("s","1","","scale")], ("stronger cutoff", "scale s by 1.5")),
+("poynting", "II.27.16", "Energy flux of a plane wave", [EPS,C_LIGHT,("Ef","V/m",100,1000,"field")], ("S","W/m^2","flux"),
+ "eps * c * Ef^n", [("n","2","","field exponent")], ("cubic field", "set n = 3\n    rebalance k0 at Ef = 550 [V/m]"), K0),
+("two_state", "II.35.18", "Density of moments along a field", [("n0","1/m^3",1e24,1e25,"density"),("mu","J/T",1e-23,2e-23,"moment"),("B","T",1,10,"field"),KB,("T","K",2,20,"temperature")], ("n","1/m^3","density"),
+ "n0 / (exp(k * mu * B / (kb * T)) + exp(-k * mu * B / (kb * T)))", [("k","1","","scale")], ("stronger", "scale k by 1.5")),
+("weiss_field", "II.36.38", "Argument of the magnetisation in a mean field", [("mu","J/T",1e-23,2e-23,"moment"),("B","T",1,10,"field"),KB,("T","K",2,20,"temperature"),("alpha","1",0.1,1,"mean-field coupling"),("M","A/m",1e5,1e6,"magnetisation"),EPS,C_LIGHT], ("f","1","argument"),
+ "mu * B / (kb * T) + k * mu * alpha * M / (eps * c^2 * kb * T)", [("k","1","","scale")], ("stronger mean field", "scale k by 2")),
+("magnetic_energy", "II.37.1", "Energy of a moment in a magnetisable medium", [("mu","J/T",1e-24,1e-23,"moment"),("chi","1",0.1,5,"susceptibility"),("B","T",0.1,1,"field")], ("E","J","energy"),
+ "mu * (1 + k * chi) * B", [("k","1","","scale")], ("stronger medium", "scale k by 2")),
+("shear_modulus", "II.38.14", "Shear modulus from Young's modulus", [("Y","Pa",1e9,1e11,"Young's modulus"),("sigma","1",0.1,0.5,"Poisson's ratio")], ("mu","Pa","shear modulus"),
+ "Y / (2 * (1 + k * sigma))", [("k","1","","scale")], ("stronger contraction", "scale k by 2")),
+("planck_oscillator", "III.4.33", "Mean energy of a quantum oscillator", [H,("omega","rad/s",1e13,5e13,"angular frequency"),KB,("T","K",100,400,"temperature")], ("E","J","mean energy"),
+ "h / (2 * pi) * omega / (exp(k * h * omega / (2 * pi * kb * T)) - 1)", [("k","1","","scale")], ("stronger", "scale k by 1.5")),
+("two_state_transition", "III.8.54", "Probability of a two-state transition", [("E","J",1e-34,3e-34,"coupling energy"),("t","s",0.1,0.5,"time"),H], ("prob","1","probability"),
+ "sin(k * E * t / (h / (2 * pi)))^2", [("k","1","","scale")], ("faster oscillation", "scale k by 1.5")),
+("resonance_transition", "III.9.52", "Transition probability near resonance", [("p","C*m",1e-30,3e-30,"dipole moment"),("Ef","V/m",1e-5,1e-4,"field"),("t","s",0.1,1,"time"),H,("omega","rad/s",3,5,"drive frequency"),("omega0","rad/s",0.5,2,"resonance frequency")], ("prob","1","probability"),
+ "p * Ef * t / (h / (2 * pi)) * sin((omega - k * omega0) * t / 2)^2 / ((omega - k * omega0) * t / 2)^2", [("k","1","","scale")], ("shifted resonance", "scale k by 0.5")),
+("moment_in_field", "III.10.19", "Energy of a moment in a three-component field", [("mu","J/T",1e-24,1e-23,"moment"),("Bx","T",0.1,1,"field x"),("By","T",0.1,1,"field y"),("Bz","T",0.1,1,"field z")], ("E","J","energy"),
+ "mu * (Bx^n + By^n + Bz^n)^(1/n)", [("n","2","","norm exponent")], ("cubic norm", "set n = 3")),
+("angular_momentum_quantum", "III.12.43", "Quantised angular momentum", [("n","1",1,5,"quantum number"),H], ("L","J*s","angular momentum","1e-40"),
+ "n^p * h / (2 * pi)", [("p","1","","exponent")], ("quadratic", "set p = 2")),
+("lattice_velocity", "III.13.18", "Velocity of an electron in a lattice", [("E","J",1e-20,1e-19,"coupling energy"),("d","m",1e-10,5e-10,"spacing"),("k","1/m",1e8,1e9,"wavenumber"),H], ("v","m/s","velocity"),
+ "2 * E * d^n * k / (h / (2 * pi))", [("n","2","","spacing exponent")], ("cubic spacing", "set n = 3\n    rebalance k0 at d = 3e-10 [m]"), K0),
+("hydrogen_levels", "III.19.51", "Energy levels of hydrogen", [("m","kg",9e-31,1e-30,"electron mass"),("q","C",1.5e-19,1.7e-19,"electron charge"),EPS,H,("n","1",1,5,"principal quantum number")], ("E","J","energy"),
+ "-m * q^4 / (2 * (4 * pi * eps)^2 * (h / (2 * pi))^2) / n^p", [("p","2","","exponent")], ("cubic", "set p = 3")),
+("current_vector_potential", "III.21.20", "Current density from the vector potential", [("rho","C/m^3",1e3,1e4,"charge density"),("q","C",1.5e-19,1.7e-19,"charge"),("A","T*m",1e-3,1e-2,"vector potential"),("m","kg",9e-31,1e-30,"mass")], ("j","A/m^2","current density"),
+ "-rho * q * A^n / m", [("n","1","","exponent")], ("quadratic", "set n = 2\n    rebalance k0 at A = 0.0055 [T*m]"), K0),
+]
+TEMPLATE = '''# {title} (Feynman table {fid}), for the baseline's {purpose}
 card {name} "{title}" {{
   collection historical
   field      physics
@@ -128,15 +216,21 @@ card {name} "{title}" {{
 }}
 '''
 def num(x): return repr(float(x)) if not isinstance(x, str) else x
-for row in C:
-    name, fid, title, ins, (out, ounit, odesc), law, params, (cflabel, cfbody) = row[:8]
-    extra = row[8] if len(row) > 8 else []
-    inputs = "\n".join(f'  input  {n} [{u}] in {num(lo)} .. {num(hi)}  "{d}"' for n, u, lo, hi, d in ins)
-    ps = []
-    for pn, val, unit, d in params + [(e[0], e[1], e[2], "unit carrier") for e in extra]:
-        ps.append(f'  param {pn} = {val}' + (f' [{unit}]' if unit else '') + f'  "{d or pn}"')
-    if extra:
-        law = f"{extra[0][0]} * ({law})"
-    OUT.joinpath(f"{name}.sci").write_text(TEMPLATE.format(name=name, fid=fid, title=title, inputs=inputs, out=out,
-        ounit=ounit, oabs="1e-30", odesc=odesc, params="\n".join(ps), law=law, cflabel=cflabel, cfbody=cfbody))
-print(len(C))
+def write(rows, out, purpose):
+    """One card per row of a table, into the folder out."""
+    out.mkdir(parents=True, exist_ok=True)
+    for row in rows:
+        name, fid, title, ins, (out_name, ounit, odesc, *oabs), law, params, (cflabel, cfbody) = row[:8]
+        extra = row[8] if len(row) > 8 else []
+        inputs = "\n".join(f'  input  {n} [{u}] in {num(lo)} .. {num(hi)}  "{d}"' for n, u, lo, hi, d in ins)
+        ps = []
+        for pn, val, unit, d in params + [(e[0], e[1], e[2], "unit carrier") for e in extra]:
+            ps.append(f'  param {pn} = {val}' + (f' [{unit}]' if unit else '') + f'  "{d or pn}"')
+        if extra:
+            law = f"{extra[0][0]} * ({law})"
+        out.joinpath(f"{name}.sci").write_text(TEMPLATE.format(name=name, fid=fid, title=title, inputs=inputs,
+            out=out_name, ounit=ounit, oabs=oabs[0] if oabs else "1e-30", odesc=odesc, params="\n".join(ps), law=law, cflabel=cflabel,
+            cfbody=cfbody, purpose=purpose))
+    return len(rows)
+if __name__ == "__main__":
+    print(write(C, OUT, "measurement set"), write(HOLDOUT, OUT_HOLDOUT, "held-out measurement set"))
