@@ -206,6 +206,9 @@ class BaselinePlayer(Player):
 
     def decide(self, state: EpisodeState) -> Action:
         """The action for this state (synchronous: easy to test and profile)."""
+        return self._decide(state)
+
+    def _decide(self, state: EpisodeState) -> Action:
         task = state.task
         inputs, outputs = parse_inputs(task), parse_outputs(task)
         sampler = Sampler(inputs, constraint_test(task, inputs))
@@ -241,7 +244,7 @@ class BaselinePlayer(Player):
             # before answering, the constants (and the law, if it changes)
             # from every observation, not from the search of memo.n of them
             self._memo = None
-            return self.decide(state)
+            return self._decide(state)
         if submit or gave_up:
             return self._submission(state, hyps, top, inputs, outputs, X, point, gave_up)
         return self._experiment(hyps, outputs, point, why)

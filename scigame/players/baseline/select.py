@@ -30,6 +30,8 @@ from .trees import evaluate
 
 #: Laws given held-out refits (the best by in-sample BIC).
 HELD_OUT_TOP = 6
+#: Nor a law whose in-sample score is this many nats behind the best's.
+HELD_OUT_MARGIN = 30.0
 #: Held-out points per law at most.
 HELD_OUT_POINTS = 12
 #: With noise-free readings, a law whose held-out predictions all land
@@ -119,9 +121,13 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
     penalty = {id(f): 0.5 * f.k * math.log(max(n, 2)) + f.complexity for f in kept}
     for law in kept:
         law.loo = scaled_errors(law.predict_obs, y, sw) * 1.5 + 0.5
-    kept.sort(key=lambda f: 0.5 * float(np.sum(np.minimum(f.loo, 30) ** 2)) + penalty[id(f)])
+    def proxy(f):  # in-sample errors, inflated as held-out ones would be
+        return 0.5 * float(np.sum(np.minimum(f.loo, 30) ** 2)) + penalty[id(f)]
+    kept.sort(key=proxy)
+    line = proxy(kept[0]) + HELD_OUT_MARGIN if kept else math.inf
     for law in kept[:HELD_OUT_TOP]:
-        if float(np.max(law.loo)) < 30:  # a law that misses its own data badly needs no held-out test
+        # a law that misses its own data badly, or far behind the best, needs no held-out test
+        if float(np.max(law.loo)) < 30 and proxy(law) <= line:
             law.loo = _held_out(law, X, y, sw)
             law.held_out = n >= law.k + 2
     best_ms = min((float(np.mean(np.minimum(f.loo, 30) ** 2)) for f in kept), default=1.0)
