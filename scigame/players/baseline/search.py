@@ -8,17 +8,21 @@ For one output the search enumerates, cheapest first,
    dimensional constant, fitted freely; exponents snapped to small
    rationals;
 2. a monomial times one function of one argument `u(a·Q)`: Q a
-   dimensionless group (or, with a hidden constant, a small monomial),
-   u one of exp, sin, cos, tanh, log, (1 + ·)^b, 1/(exp(·) − 1);
-3. sparse sums `Σ cⱼ·Mⱼ` of up to three monomials (orthogonal matching
-   pursuit over a dictionary of monomials with the right units, and with
-   a hidden constant; coefficients tied by simple ratios: sums.py);
+   dimensionless group (or, with a hidden constant, a small monomial; or
+   the square of an input of either sign), u one of exp, exp − 1, sin,
+   cos, 1 − cos, tanh, log, (1 + ·)^b, 1/(exp(·) − 1); and the log of a
+   ratio of mixtures log((Q + a)/(1 + a·Q)) of a ratio of like quantities;
+3. sparse sums `Σ cⱼ·Mⱼ` of two or three terms, monomials or monomials
+   times a sine or cosine of an angle, with the right units or with a
+   hidden constant (pairs and triples screened from the normal
+   equations; coefficients tied by simple ratios: sums.py);
 4. only when no monomial (times one function) of at most two constants
    fits every point within the tolerance, sums
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
-   growth: kinetics.py), and saturations `C·u((x/b)^e)` with a fitted
-   exponent (Hill, stretched exponential: saturation.py);
+   growth: kinetics.py), relaxation with a quadratic rate toward an
+   equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
+   fitted exponent (Hill, stretched exponential: saturation.py);
 5. the same over derived variables: differences, sums and products of two
    inputs of one kind (derived.py);
 
