@@ -546,7 +546,8 @@ def test_stated_constraints_are_read():
     test = constraint_test(task, parse_inputs(task))
     d_o, f = np.array([10.0, 16.0, 40.0, 99.0]), np.array([10.0, 10.0, 10.0, 10.0])
     assert test({"d_o": d_o, "f_lens": f}).tolist() == [False, True, True, False]
-    for text in ("d_o > 3 [cm]", "d_o > f_max", "d_o +", "not a comparison"):
+    for text in ("d_o > 3 [cm]", "d_o > f_max", "d_o +", "not a comparison",
+                 "d_o > __import__('os').getpid()", "d_o > f_lens.__class__", "d_o > (1).real", "d_o > 1e3; 1"):
         assert constraint_test(dict(task, constraints=[{"text": text, "message": ""}]), parse_inputs(task)) is None
 
 

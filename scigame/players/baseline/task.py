@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
 from tokenize import TokenError
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -160,6 +161,12 @@ def parse_outputs(task: dict) -> list[Output]:
     return out
 
 
+#: What a readable constraint may contain: names, numbers, arithmetic,
+#: calls and comparisons; and no attribute access (a dot next to a name).
+_ARITHMETIC = re.compile(r"[\w\s.+\-*/^(),<>=!]+")
+_ATTRIBUTE = re.compile(r"[A-Za-z_)]\s*\.|\.\s*[A-Za-z_(]")
+
+
 @functools.lru_cache(maxsize=256)
 def _relation(text: str, names: tuple[str, ...]) -> Optional[Callable[..., np.ndarray]]:
     """A constraint's text (`d_o > 1.5 * f_lens`) as a numpy test of the
@@ -169,8 +176,8 @@ def _relation(text: str, names: tuple[str, ...]) -> Optional[Callable[..., np.nd
     import sympy
     from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-    if "[" in text:
-        return None
+    if "[" in text or not _ARITHMETIC.fullmatch(text) or "__" in text or _ATTRIBUTE.search(text):
+        return None  # units, or anything but arithmetic on names (sympy's parser evaluates what it reads)
     symbols = {n: sympy.Symbol(n) for n in names}
     try:
         rel = parse_expr(text, local_dict=symbols, transformations=standard_transformations + (convert_xor,))
