@@ -171,8 +171,9 @@ def _law(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> Optiona
     e = op("exp", op("mul", a, qtree))
     tree: Any = op("add", y_inf, op("div", op("mul", excess, e),
                                     op("add", 1.0, op("mul", k, excess, op("sub", 1.0, e)))))
-    text = (f"{data.output.name} = {fmt(y_inf)} + ({init} − {fmt(y_inf)})·E/(1 + {fmt(k)}·({init} − {fmt(y_inf)})·(1 − E)),"
-            f" E = exp({fmt(a)}·{qtext})")
+    x0 = init if y_inf == 0 else f"({init} − {fmt(y_inf)})" if y_inf > 0 else f"({init} + {fmt(-y_inf)})"
+    text = (f"{data.output.name} = " + (f"{fmt(y_inf)} + " if y_inf else "")
+            + f"{x0}·E/(1 + {fmt(k)}·{x0}·(1 − E)), E = exp({fmt(a)}·{qtext})")
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)

@@ -41,6 +41,7 @@ class Law:
     check: Optional[np.ndarray] = None
     fit_max: float = math.inf  # largest scaled error in sample
     held_out: bool = False  # loo holds true held-out errors (select.rank)
+    theta: tuple = ()  # the fitted constants, where a family needs them again (bernoulli.py)
 
     def set_fit(self, errors: np.ndarray) -> None:
         """Record the in-sample scaled errors' sum of squares and maximum."""
