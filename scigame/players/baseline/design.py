@@ -72,9 +72,8 @@ def planned(inputs: list[Input], allowed=None) -> list[tuple[dict[str, float], s
     return out
 
 
-def plan_size(inputs: list[Input], budget: Optional[int], allowed=None) -> int:
-    """How much of the controlled design to run: at most half the budget."""
-    n = len(planned(inputs, allowed))
+def plan_size(n: int, budget: Optional[int]) -> int:
+    """How much of a controlled design of n points to run: at most half the budget."""
     return n if budget is None else max(min(n, budget // 2), min(4, budget))
 
 

@@ -219,7 +219,7 @@ class BaselinePlayer(Player):
         if state.setting == "identification" and task.get("candidates"):
             hyps = identify(task, inputs, outputs, X, Y, check_X)
         else:
-            planning = state.protocol == "adaptive" and n < self._plan_left(state, inputs)[1]
+            planning = state.protocol == "adaptive" and n < self._plan_left(state, inputs, sampler.allowed)[1]
             hyps, misfit = self._discovery(state, inputs, outputs, X, Y, check_X, planning)
             if misfit > 1.0:
                 caps.append(0.5)  # nothing fits within tolerance: not to be trusted
@@ -233,7 +233,7 @@ class BaselinePlayer(Player):
             temper(hyps, cap=max(min(caps), 1.0 / len(hyps)))
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= state.threshold
-        plan = self._plan_left(state, inputs)[1] if state.setting == "discovery" else 0
+        plan = self._plan_left(state, inputs, sampler.allowed)[1] if state.setting == "discovery" else 0
         gave_up = not submit and prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
         point = why = None
         if not (submit or gave_up):
@@ -321,15 +321,15 @@ class BaselinePlayer(Player):
         return streak >= PREDICTED_ENOUGH
 
     @staticmethod
-    def _plan_left(state: EpisodeState, inputs: list[Input]) -> tuple[list, int]:
+    def _plan_left(state: EpisodeState, inputs: list[Input], allowed) -> tuple[list, int]:
         """The controlled design points not yet measured or refused, and its size."""
         budget = state.steps_left + len(state.turns) if state.steps_left is not None else None
         repeats = repeats_for(state.task)
-        allowed = constraint_test(state.task, inputs)
-        size = design.plan_size(inputs, budget // repeats if budget else budget, allowed) \
+        full = design.planned(inputs, allowed) if state.setting == "discovery" else []
+        size = design.plan_size(len(full), budget // repeats if budget else budget) \
             if state.setting == "discovery" else 0
         done = [t.action.experiment.inputs for t in state.turns if t.action is not None and t.action.experiment]
-        plan = design.planned(inputs, allowed)[:size]
+        plan = full[:size]
         return [(p, why) for p, why in plan if done.count(p) < repeats], size * repeats
 
     def _next_point(self, state, inputs, outputs, hyps, sampler) -> tuple[dict[str, float], str, float]:
@@ -337,7 +337,7 @@ class BaselinePlayer(Player):
         disagree there (infinite while the controlled design runs)."""
         if not inputs:
             return {}, "no inputs to vary", math.inf
-        left, _ = self._plan_left(state, inputs)
+        left, _ = self._plan_left(state, inputs, sampler.allowed)
         if left:
             return (*left[0], math.inf)
         rejected = [t.action.experiment.inputs for t in state.turns

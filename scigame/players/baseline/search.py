@@ -147,6 +147,11 @@ class Factor:
     group: bool = True  # its argument is a dimensionless group (no hidden constant needed)
     batch: Optional[Callable[[tuple], np.ndarray]] = None  # h at the observed points for a grid of a
 
+    @property
+    def kind(self) -> str:
+        """The factor's function with its argument left out (`exp`, `sin(1·theta)^1`)."""
+        return self.label.split("(a")[0]
+
 
 class OutputData:
     """One output's observations, in declared units, with its tolerance scale."""
@@ -559,11 +564,10 @@ def _shortlist(factors: list[Factor], cut: Callable[[Factor], float]) -> list[Fa
     each unary besides: with a free exponent beside it, many factors fit
     the coarse cut alike, and the right one may rank just below the line."""
     ranked = sorted(factors, key=cut)
-    out, unaries = ranked[:FUNCTIONS_SCREENED], {f.label.split("(a")[0] for f in ranked[:FUNCTIONS_SCREENED]}
+    out, unaries = ranked[:FUNCTIONS_SCREENED], {f.kind for f in ranked[:FUNCTIONS_SCREENED]}
     for f in ranked[FUNCTIONS_SCREENED:]:
-        name = f.label.split("(a")[0]
-        if name not in unaries:
-            unaries.add(name)
+        if f.kind not in unaries:
+            unaries.add(f.kind)
             out.append(f)
     return out
 
@@ -596,7 +600,7 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
     laws: list[Law] = []
     families: dict[str, list[Screened]] = {}
     for s in screened:
-        families.setdefault(f"{s.transform.name}|{s.space.label}|{s.factor.label.split('(a')[0]}", []).append(s)
+        families.setdefault(f"{s.transform.name}|{s.space.label}|{s.factor.kind}", []).append(s)
     best = sorted(screened, key=lambda s: s.err + 2 * s.cost)[:REFINED_ANYWAY]
     for group in families.values():
         group.sort(key=lambda s: s.err + 2 * s.cost)

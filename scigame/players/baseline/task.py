@@ -176,7 +176,7 @@ def _relation(text: str, names: tuple[str, ...]) -> Optional[Callable[..., np.nd
     import sympy
     from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-    if "[" in text or not _ARITHMETIC.fullmatch(text) or "__" in text or _ATTRIBUTE.search(text):
+    if not _ARITHMETIC.fullmatch(text) or "__" in text or _ATTRIBUTE.search(text):
         return None  # units, or anything but arithmetic on names (sympy's parser evaluates what it reads)
     symbols = {n: sympy.Symbol(n) for n in names}
     try:
