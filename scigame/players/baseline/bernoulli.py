@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .fitting import Law, refine, scaled_errors, snap_decimals
+from .fitting import Law, refine, rounding_bound, scaled_errors, snap_decimals, worst_error
 from .search import ARGUMENT_GRID, OutputData, arguments
 from .task import fmt
 from .trees import op, var
@@ -146,14 +146,12 @@ def _zero_equilibrium(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     if theta[0] == 0:
         return theta
 
-    def worst(t):
-        with np.errstate(all="ignore"):
-            return float(np.max(scaled_errors(model(t, data.X), data.y, data.sw)))
     sub = refine(lambda t, X: model(np.array([0.0, t[0], t[1]]), X), theta[1:], data.X, data.y, data.sw, nfev=30)
     if sub is None:
         return theta
     trial = np.array([0.0, sub[0], sub[1]])
-    return trial if worst(trial) <= max(0.3, 1.5 * worst(theta)) else theta
+    worst = worst_error(model, trial, data.X, data.y, data.sw)
+    return trial if worst <= rounding_bound(worst_error(model, theta, data.X, data.y, data.sw)) else theta
 
 
 def _law(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> Optional[Law]:

@@ -119,6 +119,20 @@ def scaled_errors(pred: Optional[np.ndarray], y: np.ndarray, sw: np.ndarray) -> 
     return np.where(np.isfinite(e), np.minimum(e, ERROR_CAP), ERROR_CAP)
 
 
+def worst_error(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray, X: dict, y: np.ndarray,
+                sw: np.ndarray) -> float:
+    """The largest scaled error of the model with constants theta."""
+    with np.errstate(all="ignore"):
+        return float(np.max(scaled_errors(model(theta, X), y, sw)))
+
+
+def rounding_bound(worst: float) -> float:
+    """How far a constant rounded to a simpler value (a short decimal, a
+    nice fraction, exactly 0) may move the largest scaled error: to
+    max(0.3, 1.5 × the unrounded one)."""
+    return max(0.3, 1.5 * worst)
+
+
 def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray, X: dict, y: np.ndarray,
                   sw: np.ndarray, rel: float, digits: int = 4) -> np.ndarray:
     """Each constant rounded, in turn, to the fewest significant digits
@@ -129,9 +143,8 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
     fitted one; `rel` (half the output's relative tolerance) keeps a poorly
     determined constant from being rounded beyond what that check allows."""
     def worst(t):
-        with np.errstate(all="ignore"):
-            return float(np.max(scaled_errors(model(t, X), y, sw)))
-    bound = max(0.3, 1.5 * worst(theta))
+        return worst_error(model, t, X, y, sw)
+    bound = rounding_bound(worst(theta))
     out = np.array(theta, dtype=float)
     for j, v in enumerate(out):
         if not math.isfinite(v) or v == 0:

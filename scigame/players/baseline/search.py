@@ -42,7 +42,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .dims import Dimensions, independent
-from .fitting import Law, best_scale, exponent_penalty, refine, scaled_errors, snap_options
+from .fitting import (Law, best_scale, exponent_penalty, refine, rounding_bound, scaled_errors, snap_options,
+                      worst_error)
 from .task import Input, Output, fmt
 from .trees import op, power, product, var
 
@@ -544,7 +545,7 @@ def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     if len(theta) < 2 or data.n == 0:
         return theta
     a = float(theta[1])
-    base = float(np.max(scaled_errors(model(theta, data.X), data.y, data.sw)))
+    bound = rounding_bound(worst_error(model, theta, data.X, data.y, data.sw))
     for scale in (1.0, math.pi, 2 * math.pi):
         r = abs(a) / scale
         nice = min(_NICE, key=lambda v: abs(v - r))
@@ -554,7 +555,7 @@ def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
         c = refine(lambda t, X: model(np.array([t[0], trial[1]]), X), trial[:1], data.X, data.y, data.sw)
         if c is not None:
             trial[0] = c[0]
-        if float(np.max(scaled_errors(model(trial, data.X), data.y, data.sw))) <= max(base * 1.5, 0.3):
+        if worst_error(model, trial, data.X, data.y, data.sw) <= bound:
             return trial
     return theta
 
