@@ -30,7 +30,7 @@ from .artifact import (FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folde
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
 from .limits import recursion_allowance
-from .source import content_hash, declared_card_name
+from .source import CardReadError, content_hash, declared_card_name, read_card_text  # noqa: F401 (read here too)
 
 if TYPE_CHECKING:
     from .diagnostics import Diagnostic
@@ -320,25 +320,6 @@ def compile_paths(paths: list[Path], out_dir: Path, force: bool = False):
         if name is not None:
             owners[name] = Path(path)
         yield compile_path(path, out_dir, force)
-
-
-class CardReadError(OSError):
-    """A card file that cannot be read; the message names the file and why."""
-
-
-def read_card_text(path: Path) -> str:
-    """A card file's text (UTF-8); only regular files are opened, so a FIFO
-    or a device named *.sci cannot hang the reader."""
-    try:
-        if not path.is_file():
-            why = "a broken link" if path.is_symlink() and not path.exists() else \
-                  "no such file" if not path.exists() else "not a regular file"
-            raise CardReadError(f"{path}: cannot read the card: {why}")
-        return path.read_bytes().decode("utf-8")
-    except CardReadError:
-        raise
-    except OSError as exc:
-        raise CardReadError(f"{path}: cannot read the card: {exc.strerror or exc}") from None
 
 
 def _candidate_folders(out_dir: Path, text: str) -> list[Path]:

@@ -14,12 +14,11 @@ never writes message text itself. Codes are grouped by hundreds:
 
 from __future__ import annotations
 
+import dataclasses
+from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Sequence
 
-from pydantic import BaseModel, ConfigDict
-
-from .functions import FUNCTIONS
 from .source import SourceText, Span
 
 
@@ -29,18 +28,18 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
-class Related(BaseModel):
+@dataclass(frozen=True)
+class Related:
     """A second place a diagnostic points at (e.g. the law a mutation broke)."""
 
-    model_config = ConfigDict(frozen=True)
     span: Span
     message: str
 
 
-class Diagnostic(BaseModel):
-    """One finding about one place in a card."""
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding about one place in a card. (A plain frozen dataclass:
+    lint of a clean card must not pay for importing pydantic.)"""
 
     path: str
     span: Span
@@ -196,6 +195,7 @@ class Reporter:
     @_kind("E203", "unknown function")
     def unknown_function(self, span: Span, name: str, suggestions: Sequence[str] = ()):
         hints = [f"did you mean `{suggestions[0]}`?"] if suggestions else []
+        from .functions import FUNCTIONS  # loaded when the message is written, not on every lint
         hints.append("functions: " + ", ".join(sorted(FUNCTIONS)))
         return self.error("E203", span, f"unknown function `{name}`", hints=hints)
 
@@ -626,12 +626,11 @@ class Reporter:
         param whose `rebalance` would balance the laws, if one would."""
         hints = ([f"add `rebalance {rebalance}` to the counterfactual block so `{rebalance}` takes "
                   "the unit that balances the law"] if rebalance else []) + list(diag.hints)
-        moved = diag.model_copy(update={
-            "span": span,
-            "notes": diag.notes + (f"`{mutation}` changes the dimension of this expression",),
-            "hints": tuple(hints),
-            "related": diag.related + (Related(span=diag.span, message="this no longer balances"),),
-        })
+        moved = dataclasses.replace(
+            diag, span=span,
+            notes=diag.notes + (f"`{mutation}` changes the dimension of this expression",),
+            hints=tuple(hints),
+            related=diag.related + (Related(span=diag.span, message="this no longer balances"),))
         self.items.append(moved)
         return moved
 

@@ -14,7 +14,7 @@ from .diagnostics import Diagnostic, Reporter, Severity
 from .model import CheckedCard
 from .numeric import numeric_checks, tree_checks
 from .sound_worlds import sound_world_checks
-from .source import SourceText, Span
+from .source import CardReadError, SourceText, Span, read_card_text
 from .syntax import parse_tree
 
 
@@ -98,7 +98,6 @@ def check_source(text: str, path: str = "<string>") -> CheckResult:
 
 def check_file(path: str | Path) -> CheckResult:
     """Read a `.sci` file (UTF-8) and check it."""
-    from .build import CardReadError, read_card_text
     p = Path(path)
     try:
         text = read_card_text(p)

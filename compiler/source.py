@@ -6,6 +6,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 
 def content_hash(text: str) -> str:
@@ -64,3 +65,22 @@ class SourceText:
         if 1 <= number <= len(lines):
             return lines[number - 1].rstrip("\r")
         return ""
+
+
+class CardReadError(OSError):
+    """A card file that cannot be read; the message names the file and why."""
+
+
+def read_card_text(path: Path) -> str:
+    """A card file's text (UTF-8); only regular files are opened, so a FIFO
+    or a device named *.sci cannot hang the reader."""
+    try:
+        if not path.is_file():
+            why = "a broken link" if path.is_symlink() and not path.exists() else \
+                  "no such file" if not path.exists() else "not a regular file"
+            raise CardReadError(f"{path}: cannot read the card: {why}")
+        return path.read_bytes().decode("utf-8")
+    except CardReadError:
+        raise
+    except OSError as exc:
+        raise CardReadError(f"{path}: cannot read the card: {exc.strerror or exc}") from None

@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import tomllib
 from importlib import resources
 
 from lark import Lark, Token, Tree
@@ -66,6 +65,7 @@ def _parser_cache_file(grammar: str) -> str | bool:
 
 @functools.lru_cache(maxsize=1)
 def _catalogue() -> dict[str, list[str]]:
+    import tomllib  # read only after a syntax error
     data = tomllib.loads(_grammar_file("syntax_errors.toml").read_text(encoding="utf-8"))
     return {entry["message"]: [_CARD_PREFIX + f for f in entry["fragments"]]
             for entry in data["error"]}

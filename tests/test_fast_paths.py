@@ -67,3 +67,43 @@ def test_no_writable_cache_folder_still_checks(tmp_path):
     blocked.write_text("")  # a file where the cache folder would be made
     result = check_in_fresh_process(blocked)
     assert result["ok"] and result["pint"]
+
+
+LINT = """
+import os, sys
+from scigame.cli import main
+try:
+    main(["lint", sys.argv[1]])
+except SystemExit as exc:
+    code = exc.code
+print("\\n" + repr((code, sorted(sys.modules), os.environ.get("OPENBLAS_NUM_THREADS"))))
+"""
+
+#: What checking a clean card never uses: model validation, the unit
+#: library (cached), the syntax-error catalogue, package metadata, and every
+#: part of the runtime, the players and the symbolic stack.
+NOT_FOR_A_CLEAN_LINT = ("pydantic", "pint", "tomllib", "importlib.metadata", "sympy", "scipy", "numba",
+                        "rich", "openai", "scigame.compiler.build", "scigame.compiler.artifact",
+                        "scigame.runner", "scigame.store", "scigame.players", "scigame.llm")
+
+
+def test_linting_a_clean_card_imports_only_what_it_uses(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    env.pop("OPENBLAS_NUM_THREADS", None)
+    runs = [subprocess.run([sys.executable, "-c", LINT, str(CARD)], env=env, capture_output=True,
+                           text=True, check=True) for _ in range(2)]  # the first fills the caches
+    code, modules, blas = eval(runs[1].stdout.strip().splitlines()[-1])  # noqa: S307 - our own repr
+    assert code == 0 and "0 errors" in runs[1].stdout
+    loaded = [m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_FOR_A_CLEAN_LINT)]
+    assert loaded == []
+    assert "numpy" in modules and "lark" in modules  # the numeric checks and the parser did run
+    assert blas is None  # one thread for lint's own numpy only; not left for the processes it starts
+
+
+def test_a_bad_card_still_gets_every_message(tmp_path):
+    card = tmp_path / "bad.sci"
+    card.write_text(CARD.read_text().replace("input", "inptu", 1))
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-m", "scigame", "lint", str(card)], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "error[E1" in done.stdout, done.stdout + done.stderr

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sys
 
 import click
 
 from .common import EXIT_FINDINGS, EXIT_OK, card_files, console_width
+
+
+@contextlib.contextmanager
+def _blas_on_one_thread():
+    """Load numpy (which the compiler's numeric checks import) with OpenBLAS
+    on one thread: starting a thread per core costs a lint on a busy machine
+    tens of ms, and lint multiplies no matrices. The variable is read once,
+    when numpy loads, so it is put back afterwards (for the processes this
+    one starts); a user's own setting, or a numpy already loaded, is left as it is."""
+    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
+        yield
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        import numpy  # noqa: F401
+        yield
+    finally:
+        os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
 @click.command()
@@ -27,7 +47,8 @@ def lint(paths, fmt, notes, color):
     caret for every finding. Exit status: 0 no errors (warnings allowed),
     1 errors, 2 usage or internal error.
     """
-    from ..compiler import check_file, render
+    with _blas_on_one_thread():  # lint's numeric checks are elementwise: no BLAS threads to start
+        from ..compiler import check_file, render
 
     files = card_files(paths)
     results = [check_file(f) for f in files]
