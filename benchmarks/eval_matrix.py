@@ -1,7 +1,7 @@
 """Episodes per second of the default matrix with the baseline, and where
 the time goes.
 
-    python benchmarks/eval_matrix.py [--reps R] [PATH ...]
+    python benchmarks/eval_matrix.py [--reps R] [--workers N] [--rows FILE] [PATH ...]
 
 Runs the default matrix (both settings, both worlds, all protocols, B = 4)
 over the bundled cards (or PATHs) into a temporary run folder, with timers
@@ -12,7 +12,11 @@ around the four kinds of work:
               check and failure classification
   storage     writing each episode to SQLite
 and prints episodes per second and each share of the wall time, measured
-in one run.
+in one run. With --workers N (N > 1) the episodes run in N worker processes,
+as `scigame eval --workers N` plays them; the timers then see only this
+process, so only the wall time is printed. --rows FILE writes every stored
+episode with its timings and the run's own times left out (what must stay
+identical when the code gets faster) and prints the rows' sha256.
 """
 
 from __future__ import annotations
@@ -28,10 +32,40 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
+#: What differs between two runs of the same matrix: clocks, attempt counters.
+_TIMES = {"wall_time", "written_at", "started_at", "finished_at", "attempt", "attempts", "elapsed"}
+
+
+def _timeless(value):
+    if isinstance(value, dict):
+        return {k: _timeless(v) for k, v in value.items() if k not in _TIMES}
+    if isinstance(value, list):
+        return [_timeless(v) for v in value]
+    return value
+
+
+def write_rows(store, path: Path) -> str:
+    """Every episode row (its record parsed), times left out, sorted; the sha256 of the file."""
+    import hashlib
+    import json
+    rows = []
+    for row in store.rows():
+        row = dict(row)
+        if isinstance(row.get("record"), str):
+            row["record"] = json.loads(row["record"])
+        rows.append(_timeless(row))
+    rows.sort(key=lambda r: json.dumps(r, sort_keys=True))
+    text = json.dumps(rows, sort_keys=True, indent=1)
+    path.write_text(text)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", default=[str(REPO / "cards")])
     ap.add_argument("--reps", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--rows", default=None, help="write the episodes' timeless rows here (JSON)")
     args = ap.parse_args()
 
     import scigame.card as card_mod
@@ -61,12 +95,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         # compile first so that compilation is not counted as episode time
         load_cards(args.paths, Path(tmp))
-        cfg = EvalConfig(paths=args.paths, repetitions=args.reps, out=tmp)
+        cfg = EvalConfig(paths=args.paths, repetitions=args.reps, out=tmp, workers=args.workers)
         t0 = time.perf_counter()
         report = asyncio.run(run_eval(cfg))
         wall = time.perf_counter() - t0
         with store_mod.Store(tmp) as store:
             times = sorted(e.outcome.wall_time for e in store.episodes() if e.outcome is not None)
+            if args.rows:
+                digest = write_rows(store, Path(args.rows))
+                print(f"rows: {args.rows}, sha256 {digest}")
     n = report.played
     print(f"episodes: {n} ({report.planned} planned), wall {wall:.1f} s, "
           f"{n / wall:.2f} episodes/s on this machine")
@@ -75,6 +112,8 @@ def main() -> int:
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         print(f"episode wall time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
               f"max {times[-1]:.2f} s")
+    if args.workers > 1:
+        return 0
     other = wall - sum(spent.values())
     print(f"{'where':<12}{'s':>9}{'share':>8}")
     for kind in ("fitting", "simulation", "scoring", "storage"):

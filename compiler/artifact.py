@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,6 +20,13 @@ FORMAT_VERSION = 5  # 2: design.size and the extended design sequence; 3: manife
 #                    5: SI dimension vectors in the public view
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
+
+#: A card's two worlds and the two settings each is played in: the words the
+#: compiled card, the run's records and the command line share, written once.
+Env = Literal["original", "counterfactual"]
+Setting = Literal["identification", "discovery"]
+ENVIRONMENTS: tuple[str, ...] = get_args(Env)
+SETTINGS: tuple[str, ...] = get_args(Setting)
 
 
 class _Frozen(BaseModel):
@@ -97,7 +104,7 @@ class ParamSpec(_Frozen):
 
 
 class EnvironmentSpec(_Frozen):
-    name: Literal["original", "counterfactual"]
+    name: Env
     params: list[ParamSpec]
     laws: dict[str, Tree]  # output -> tree over inputs in declared units
     law_text: dict[str, str]

@@ -26,7 +26,7 @@ from typing import Optional
 
 from typing import TYPE_CHECKING
 
-from .artifact import (FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
+from .artifact import (ENVIRONMENTS, SETTINGS, FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
 from .limits import recursion_allowance
@@ -40,8 +40,6 @@ if TYPE_CHECKING:
 # sampler) are imported when a card is built, not on the unchanged path,
 # which is a hash check of the card and its manifest (docs/cli.md).
 
-SETTINGS = ("identification", "discovery")
-ENVIRONMENTS = ("original", "counterfactual")
 
 
 @functools.lru_cache(maxsize=1)

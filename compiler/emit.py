@@ -14,163 +14,28 @@ inputs) and, where numpy has every function it calls, an array twin
 Safety: nothing the card author wrote reaches the generated text as code.
 Inputs become `x0, x1, ...` and `a0, a1, ...`, lets `l0, l1, ...`,
 temporaries `v0, v1, ...`; params are folded in as numbers; numbers are
-written by `_literal` (repr of a finite float) only; comments carry line
+written by `_literal` (compiler/kernel.py: repr of a finite float) only; comments carry line
 and column numbers, never card text. `# sci:LINE:COL` tags every line that
 comes from a place in the card, and the writer records the same map.
 """
 
 from __future__ import annotations
 
-import math
 import re
 
 from .artifact import RUNTIME_MODULE
+from .emit_array import emit_array_twin, has_array_twin
 from .functions import FUNCTIONS, RUNTIME_NAMES
-from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses, world_nodes
-from .source import Span
+from .kernel import CodeWriter, Kernel, _literal  # noqa: F401 (_literal: the one way a number enters, named here too)
+from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, world_nodes
 
-_BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
-#: Powers LLVM rewrites in numba's loop even without fast-math (pow(x, 2) is
-#: x*x, pow(x, -1) is 1/x, pow(x, 0.5) a square root), written so in the
-#: source, so that the kernel run as Python (scigame.simrt) gives the same bits.
-_POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "math.sqrt({0})"}
 _SAFE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _HEX = re.compile(r"[0-9a-f]{64}\Z")
-
-
-def _literal(value: float) -> str:
-    """A float as Python source; the only way a number enters generated code."""
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"cannot emit a non-finite constant {value!r}")
-    text = repr(value)
-    return f"({text})" if value < 0 else text
-
-
-class CodeWriter:
-    """Writes lines with indentation and records which card place each came from."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.source_map: list[tuple[int, int, int]] = []
-        self._indent = 0
-
-    def writeline(self, code: str, span: Span | None = None) -> None:
-        line = "    " * self._indent + code
-        if span is not None:
-            line += f"  # sci:{span.line}:{span.column}"
-            self.source_map.append((len(self.lines) + 1, span.line, span.column))
-        self.lines.append(line)
-
-    def indent(self) -> None:
-        self._indent += 1
-
-    def outdent(self) -> None:
-        self._indent -= 1
-
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
-
-
-class _Kernel:
-    """Emits the body of one environment's kernel."""
-
-    def __init__(self, card: CheckedCard, env: Environment, w: CodeWriter):
-        self.card, self.env, self.w = card, env, w
-        self.inputs = {s.name: f"a{i}" for i, s in enumerate(card.inputs)}
-        self.lets: dict[str, str] = {}
-        self.counter = 0
-
-    def temp(self) -> str:
-        name = f"v{self.counter}"
-        self.counter += 1
-        return name
-
-    def operand(self, e: TExpr) -> str:
-        """An expression as a name or literal, emitting one temporary per
-        operation node (so deep expressions never nest in the source)."""
-        if isinstance(e, TConst):
-            return _literal(e.value)
-        if isinstance(e, TRef):
-            if e.role == "input":
-                return self.inputs[e.name]
-            if e.role == "param":
-                return _literal(self.env.params[e.name].value)
-            return self.lets[e.name]
-        if isinstance(e, TUnary):
-            inner = self.operand(e.operand)
-            code = f"-{inner}"
-        elif isinstance(e, TBinary):
-            left, right = self.operand(e.left), self.operand(e.right)
-            code = self.power(left, right) if e.op == "pow" else f"{left} {_BINARY[e.op]} {right}"
-        else:
-            assert isinstance(e, TCall)
-            args = [self.operand(a) for a in e.args]
-            if e.fn in ("min", "max") and len(args) > 2:
-                acc = args[0]
-                for a in args[1:]:
-                    t = self.temp()
-                    self.w.writeline(f"{t} = {self.call(e.fn, [acc, a])}", e.span)
-                    acc = t
-                return acc
-            code = self.call(e.fn, args)
-        t = self.temp()
-        self.w.writeline(f"{t} = {code}", e.span)
-        return t
-
-    def call(self, fn: str, args: list[str]) -> str:
-        return f"{FUNCTIONS[fn].numba}({', '.join(args)})"
-
-    def power(self, left: str, right: str) -> str:
-        return _POWERS.get(right, "{0} ** {1}").format(left, right)
-
-    def body(self, index: str) -> None:
-        """Inputs to SI, the lets the laws need, each output back to its unit;
-        `index` selects a point (`[i]`) or all of them (`[:]`)."""
-        card, w = self.card, self.w
-        for i, s in enumerate(card.inputs):
-            factor = s.unit.si_factor
-            load = f"x{i}" + ("" if index == "[:]" else index)
-            w.writeline(f"a{i} = {load}" + ("" if factor == 1.0 else f" * {_literal(factor)}"), s.span)
-        needed = law_uses(self.env.laws.values(), dict(self.env.lets))
-        for k, (name, expr) in enumerate(self.env.lets):
-            if name not in needed:
-                continue
-            value = self.operand(expr)
-            self.lets[name] = f"l{k}"
-            w.writeline(f"l{k} = {value}", expr.span)
-        for j, out in enumerate(card.outputs):
-            law = self.env.laws[out.name]
-            value = self.operand(law)
-            factor = out.unit.si_factor
-            w.writeline(f"y{j}{index} = {value}" + ("" if factor == 1.0 else f" / {_literal(factor)}"),
-                        card.law_spans[(self.env.name, out.name)])
-
-    def emit(self, fn_name: str, parallel: bool = False) -> None:
-        """The kernel; with `parallel`, its points are shared out over
-        threads (numba's prange: the same arithmetic on every point, so the
-        same bits as the serial kernel)."""
-        card, w = self.card, self.w
-        xs = [f"x{i}" for i in range(len(card.inputs))]
-        ys = [f"y{j}" for j in range(len(card.outputs))]
-        flags = ", parallel=True" if parallel else ""
-        w.writeline(f"@njit(cache=True, error_model=\"numpy\", nogil=True{flags})")
-        w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
-        w.indent()
-        w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
-        w.indent()
-        self.body("[i]")
-        w.outdent()
-        w.outdent()
-        w.writeline("")
-        w.writeline("")
 
 
 def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[tuple[int, int, int]]]:
     """The simulator module's source text and its source map
     (generated line, card line, card column). Deterministic."""
-    from .emit_array import emit_array_twin, has_array_twin
-
     if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
         raise ValueError("card name or hash is not safe to place in a comment")
     w = CodeWriter()
@@ -187,9 +52,9 @@ def emit_simulator(card: CheckedCard, compiler_version: str) -> tuple[str, list[
     w.writeline("")
     w.writeline("")
     for env in (card.original, card.counterfactual):
-        _Kernel(card, env, w).emit(f"env_{env.name}")
+        Kernel(card, env, w).emit(f"env_{env.name}")
         if _costly(env):
-            _Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
+            Kernel(card, env, w).emit(f"env_{env.name}_parallel", parallel=True)
             if has_array_twin(env):
                 emit_array_twin(card, env, w)
     return w.text(), w.source_map

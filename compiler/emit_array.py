@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from .functions import FUNCTIONS
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, world_nodes
-from .emit import CodeWriter, _Kernel
+from .kernel import CodeWriter, Kernel
 
 _POWERS = {"2.0": "{0} * {0}", "(-1.0)": "1.0 / {0}", "0.5": "np.sqrt({0})"}
 
 
-class _ArrayKernel(_Kernel):
+class _ArrayKernel(Kernel):
     def operand(self, e: TExpr) -> str:
         # x * 1 and x / 1 are x, bit for bit (numba's compiler drops them too):
         # on arrays each is a pass over memory, so they are not written

@@ -22,10 +22,9 @@ import numpy as np
 
 import json
 
-from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
+from .compiler.artifact import ENVIRONMENTS, FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
 from .oracle import Rejection, add_noise, check_proposal, quantize
 
-ENVIRONMENTS = ("original", "counterfactual")
 
 
 class CardError(ValueError):

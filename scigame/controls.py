@@ -18,20 +18,20 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Literal, Mapping, Optional
+from typing import Any, Mapping, Optional, get_args
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
 from .compiler.artifact import DomainSpec, InputSpec
+from .compiler.units import BASE_DIMENSIONS
 from .oracle import Rejection
-from .records import Observation
+from .records import MAX_DISTRACTORS, Context, Controls, Observation  # noqa: F401 (Controls: read from here too)
 
-CONTEXTS: tuple[str, ...] = ("full", "no-background", "anonymous")
+CONTEXTS: tuple[str, ...] = get_args(Context)
 
 #: Inputs a laboratory has whatever it studies, and that no bundled law uses:
 #: the pool distractors are drawn from (name, unit, domain, description).
-_BASES = ("mass", "length", "time", "current", "temperature", "substance", "luminosity")
+_BASES = BASE_DIMENSIONS
 
 
 def _dimension(**exponents: float) -> dict[str, float]:
@@ -56,21 +56,6 @@ DISTRACTOR_POOL: tuple[InputSpec, ...] = tuple(
         ("n_run", "1", 1.0, {}, "integer", 1.0, 20.0, "index of the measurement run"),
         ("f_vib", "Hz", 1.0, {"time": -1}, "log", 1.0, 100.0, "frequency of the building's vibrations"),
     ))
-MAX_DISTRACTORS = len(DISTRACTOR_POOL)
-
-
-class Controls(BaseModel):
-    """The controls of one episode (all defaults: the card as written)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    noise: Optional[float] = Field(default=None, ge=0.0, allow_inf_nan=False)
-    context: Literal["full", "no-background", "anonymous"] = "full"
-    distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS)
-
-    @property
-    def is_default(self) -> bool:
-        return self == Controls()
 
 
 def _rng(seed: int, stream: int) -> np.random.Generator:

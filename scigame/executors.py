@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import contextvars
 import hashlib
 import os
 import pickle
@@ -39,8 +38,9 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Optional
 
+from .episode_context import SLOT_RELEASE, Once, available_cores  # noqa: F401 (read from here too)
 from .records import Episode, EpisodeKey, load_episode
 
 if TYPE_CHECKING:
@@ -53,35 +53,6 @@ EXECUTORS = ("local", "ray")
 
 class ExecutorError(RuntimeError):
     """An executor that cannot be set up; the message names the option to change."""
-
-
-def available_cores() -> int:
-    """The cores this process may run on (its CPU affinity), at least 1."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
-
-
-#: Gives back the running episode's slot of `--concurrency` early: once its
-#: last call is answered, deciding its outcome (scoring, the strict sympy
-#: check, in a worker process or a thread) needs no endpoint, and the next
-#: episode may start talking to it meanwhile. The runner sets it for each
-#: episode it plays in this process; `protocols.play_episode` calls it.
-SLOT_RELEASE: contextvars.ContextVar[Optional[Callable[[], None]]] = contextvars.ContextVar(
-    "SLOT_RELEASE", default=None)
-
-
-class Once:
-    """A callable that calls `fn` the first time only."""
-
-    def __init__(self, fn: Callable[[], None]):
-        self.fn: Optional[Callable[[], None]] = fn
-
-    def __call__(self) -> None:
-        fn, self.fn = self.fn, None
-        if fn is not None:
-            fn()
 
 
 class InlineExecutor:

@@ -23,7 +23,7 @@ from typing import Optional
 
 from .card import CompiledCard
 from .controls import Presentation
-from .executors import SLOT_RELEASE
+from .episode_context import SLOT_RELEASE
 from .failure import classify_failure
 from .oracle import Rejection
 from .players.base import (MAX_CORRECTIONS, EpisodeState, Player, PlayerFactory, PlayerFault,

@@ -11,11 +11,12 @@ import json
 import math
 from copy import copy
 import sys
-from typing import Any, ClassVar, Literal, Optional
+from typing import Any, ClassVar, Literal, Optional, get_args
 
 from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, create_model, field_validator,
                       model_validator)
 
+from .compiler.artifact import ENVIRONMENTS, SETTINGS, Env, Setting  # noqa: F401 (the run's vocabulary)
 from .predictor import MAX_DEPTH
 from .scoring import Score
 
@@ -26,13 +27,8 @@ RECORD_VERSION = 1
 #: its `args` list), plus the few levels of the action around it.
 MAX_ACTION_DEPTH = 2 * MAX_DEPTH + 8
 
-Setting = Literal["identification", "discovery"]
 Protocol = Literal["prior", "fixed", "adaptive"]
-Env = Literal["original", "counterfactual"]
-
-SETTINGS: tuple[str, ...] = ("identification", "discovery")
-PROTOCOLS: tuple[str, ...] = ("prior", "fixed", "adaptive")
-ENVIRONMENTS: tuple[str, ...] = ("original", "counterfactual")
+PROTOCOLS: tuple[str, ...] = get_args(Protocol)
 
 #: How far confidences may sum from 1 (players round).
 CONFIDENCE_SLACK = 1e-6
@@ -228,6 +224,24 @@ class Outcome(ScoreVerdict):
 
 
 Context = Literal["full", "no-background", "anonymous"]
+#: The most distractor inputs one episode may be given (the size of
+#: scigame.controls.DISTRACTOR_POOL, which a test ties to this number).
+MAX_DISTRACTORS = 10
+
+
+class Controls(BaseModel):
+    """The controls of one episode (all defaults: the card as written). The
+    episode key holds them (EpisodeKey.controls); scigame.controls applies them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    noise: Optional[float] = Field(default=None, ge=0.0, allow_inf_nan=False)
+    context: Context = "full"
+    distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS)
+
+    @property
+    def is_default(self) -> bool:
+        return self == Controls()
 
 
 class EpisodeKey(_Record):
@@ -273,8 +287,7 @@ class EpisodeKey(_Record):
         return f"{self.card} {self.environment} {self.setting} {self.protocol} rep {self.repetition}"
 
     @property
-    def controls(self):
-        from .controls import Controls
+    def controls(self) -> Controls:
         return Controls(noise=self.noise, context=self.context, distractors=self.distractors)
 
 

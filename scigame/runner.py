@@ -20,7 +20,8 @@ from typing import Callable, Optional
 
 from .card import CardError, CompiledCard, load_card
 from .discovery import find_cards
-from .executors import SLOT_RELEASE, Once, make_executor
+from .episode_context import CALL_LEDGER, SLOT_RELEASE, Once
+from .executors import make_executor
 from .players import PlayerFactory, make_player
 from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
 from .runlock import hold_run_lock
@@ -271,7 +272,6 @@ async def guarded_episode(store: Store, p: PlannedEpisode, executor, report: Run
     cancellation) passes through; the calls made so far stay archived."""
     from .llm.client import AuthFailure
     from .records import Episode
-    from .store import CALL_LEDGER
 
     attempt: Optional[int] = None
 

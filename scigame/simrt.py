@@ -169,7 +169,7 @@ def run_array(fn, xs, ys, threads: int | None = None) -> None:
             errors.append(exc)
 
     if threads is None:
-        from .executors import available_cores
+        from .episode_context import available_cores
         threads = available_cores()
     threads = max(1, min(threads, len(bounds)))
     workers = [threading.Thread(target=work, args=(bounds[i::threads],)) for i in range(1, threads)]

@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from contextvars import ContextVar
 from pathlib import Path
-from typing import Callable, Iterator, Optional, get_args
+from typing import Iterator, Optional, get_args
 
+from .episode_context import CALL_LEDGER, record_call  # noqa: F401 (the ledger the runner points here)
 from .errors import UserFacingError
 from .records import Episode, EpisodeKey, Outcome, Usage, load_episode
 
@@ -130,18 +130,6 @@ _ADDED = {"episodes": {**_CONTROLS_ADDED, **dict.fromkeys(_OOD_COLUMNS, "NULL")}
           "judgements": _CONTROLS_ADDED, "attempts": _CONTROLS_ADDED}
 
 DB_NAME = "episodes.sqlite"
-
-
-#: The current episode attempt's call ledger (set by the runner around each
-#: episode; every LLM call that gets an answer reports its usage to it).
-CALL_LEDGER: ContextVar[Optional[Callable[[Usage], None]]] = ContextVar("scigame_call_ledger", default=None)
-
-
-def record_call(usage: Usage) -> None:
-    """Report one answered call to the attempt in progress, if any."""
-    ledger = CALL_LEDGER.get()
-    if ledger is not None:
-        ledger(usage)
 
 
 def _key_values(key: EpisodeKey) -> dict:

@@ -314,3 +314,9 @@ def test_baseline_repeats_noisy_experiments_and_says_so(tmp_path):
     assert "noise" in episode.turns[-1].action.submission.explanation
     # the form is found; with 2% noise against a 1% tolerance the coefficient may still miss
     assert episode.outcome.weak or episode.outcome.failure_mode == "parameter_error"
+
+
+def test_the_distractor_pool_is_as_large_as_the_key_allows():
+    from scigame.records import MAX_DISTRACTORS
+    assert len(DISTRACTOR_POOL) == MAX_DISTRACTORS
+    assert len({s.name for s in DISTRACTOR_POOL}) == MAX_DISTRACTORS

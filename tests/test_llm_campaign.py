@@ -18,9 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from scigame.cli import main
-from scigame.llm.client import ChatClient, LLMConfig
+from scigame.llm.client import ChatClient, EndpointFault, LLMConfig
 from scigame.llm.registry import load_registry
-from scigame.players.base import PlayerFault
 from scigame.store import Store
 from scigame.testing.fake_openai import FakeOpenAI, Reply
 from scigame.testing.responders import scientist
@@ -299,7 +298,7 @@ def test_a_422_keeps_its_detail_in_the_message(tmp_path):
             finally:
                 await client.close()
 
-        with pytest.raises(PlayerFault) as caught:
+        with pytest.raises(EndpointFault) as caught:
             asyncio.run(go())
     assert "422" in str(caught.value) and "scripted validation failure" in str(caught.value)
 
@@ -358,7 +357,7 @@ def test_a_trickled_body_is_cut_within_twice_the_timeout():
                 await client.close()
 
         started = time.perf_counter()
-        with pytest.raises(PlayerFault) as caught:
+        with pytest.raises(EndpointFault) as caught:
             asyncio.run(go())
         elapsed = time.perf_counter() - started
     # the body takes ~4 s to trickle (about 600 bytes at 160 bytes/s); the call is cut at 1 s

@@ -132,7 +132,7 @@ def test_an_endpoint_fault_carries_what_the_conversation_spent():
         with pytest.raises(EndpointFault) as caught:
             talk(server, model_check(Pair), max_retries=1)
     fault = caught.value
-    assert isinstance(fault, PlayerFault)  # code that caught PlayerFault around a client call still works
+    assert not isinstance(fault, PlayerFault)  # the endpoint's fault type, not the player's (#23)
     assert "after 2 attempts" in str(fault)
     assert fault.usage.calls == 1 and fault.usage.corrections == 1 and fault.usage.retries == 1
     assert fault.usage.cost_usd == pytest.approx(dollars(100, 50), rel=1e-12)

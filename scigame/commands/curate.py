@@ -25,8 +25,7 @@ def _run_llm(coro_factory, client):
     import asyncio
 
     from ..curation import CurationError
-    from ..llm.client import AuthFailure
-    from ..players.base import PlayerFault
+    from ..llm.client import AuthFailure, EndpointFault
 
     async def go():
         try:
@@ -39,7 +38,7 @@ def _run_llm(coro_factory, client):
     except AuthFailure as exc:
         click.echo(f"scigame: the endpoint refused the credentials: {exc}", err=True)
         sys.exit(EXIT_USAGE)
-    except PlayerFault as exc:
+    except EndpointFault as exc:
         click.echo(f"scigame: the endpoint failed: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
     except CurationError as exc:

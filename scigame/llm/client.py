@@ -20,7 +20,7 @@
 - Tokens (input, cached, output, reasoning) are counted per call and priced
   from the model registry; an answer without `usage` is estimated (marked
   `estimated`, warned about once). Every answered call is reported to the
-  run's attempt archive (`scigame.store.record_call`) the moment it arrives.
+  run's attempt archive (`scigame.episode_context.record_call`, which the runner points at the store) the moment it arrives.
 """
 
 from __future__ import annotations
@@ -34,9 +34,8 @@ from typing import Any, Optional
 
 import openai
 
-from ..players.base import PlayerFault
 from ..records import Usage
-from ..store import record_call
+from ..episode_context import record_call
 from .registry import Registry, load_registry
 from .tokens import TOKENIZER_NOTE, estimate_tokens
 
@@ -45,17 +44,18 @@ class AuthFailure(RuntimeError):
     """The endpoint refused our credentials: nothing else will work."""
 
 
-class EndpointFault(PlayerFault):
+class EndpointFault(RuntimeError):
     """The endpoint failed a call (retries outlasted, or a request it
     refused): not the model's fault. `usage` is what was spent before it
     (a conversation adds its earlier calls; see `conversation.converse`).
 
-    It derives from PlayerFault only so that code written against earlier
-    versions, which caught PlayerFault around a client call, keeps working;
-    catch EndpointFault."""
+    The one fault type of the endpoint, whoever called: the LLM player turns
+    it into its PlayerFault (the episode is left unfinished), the judge and
+    curation catch it themselves."""
 
     def __init__(self, message: str, usage: Optional[Usage] = None):
-        super().__init__(message, usage if usage is not None else Usage())
+        super().__init__(message)
+        self.usage = usage if usage is not None else Usage()
 
 
 @dataclass

@@ -4,14 +4,10 @@ factory that creates one fresh player per episode."""
 
 from __future__ import annotations
 
-from .base import EpisodeState, Player, PlayerFactory, PlayerFault, PlayerGaveUp
+from .base import EpisodeState, Player, PlayerFactory, PlayerFault, PlayerGaveUp, PlayerSpecError
 
 __all__ = ["EpisodeState", "Player", "PlayerFactory", "PlayerFault", "PlayerGaveUp",
            "make_player", "PlayerSpecError"]
-
-
-class PlayerSpecError(ValueError):
-    """A --player value that names no player."""
 
 
 def make_player(spec: str, **options) -> tuple[str, PlayerFactory]:

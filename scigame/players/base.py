@@ -39,6 +39,10 @@ class EpisodeState:
     episode: dict[str, Any] = field(default_factory=dict)  # key fields (for replay and logs)
 
 
+class PlayerSpecError(ValueError):
+    """A --player value that names no player (scigame.players.make_player, replay:RUN_DIR)."""
+
+
 class PlayerFault(RuntimeError):
     """Infrastructure trouble (network, rate limits) that outlasted retries:
     the episode is left unfinished, not failed, so a resume plays it again.

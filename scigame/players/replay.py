@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..records import Action, Episode, EpisodeKey, Usage
 from ..store import DB_NAME, Store
-from .base import EpisodeState, Player, PlayerGaveUp
+from .base import EpisodeState, Player, PlayerGaveUp, PlayerSpecError
 
 
 class ReplayLibrary:
@@ -21,13 +21,11 @@ class ReplayLibrary:
     def __init__(self, folder: str):
         path = Path(folder)
         if not (path / DB_NAME).exists():
-            from . import PlayerSpecError
             raise PlayerSpecError(f"replay: {folder} holds no {DB_NAME}")
         with Store(path) as store:
             episodes = [e for e in store.episodes() if e.status == "finished"]
         players = sorted({e.key.player for e in episodes})
         if len(players) > 1:
-            from . import PlayerSpecError
             raise PlayerSpecError(f"replay: {folder} holds episodes of several players: {', '.join(players)}")
         self.source_player = players[0] if players else "none"
         self.by_key: dict[tuple, Episode] = {}

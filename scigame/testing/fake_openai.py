@@ -603,16 +603,10 @@ class FakeOpenAI:
         return body
 
 
-# -- command line (scigame/testing/fake_openai_cli.py) -----------------------
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Serve until Ctrl-C (or SIGTERM); returns the exit code."""
-    from .fake_openai_cli import serve
-    return serve(argv)
-
-
+# -- command line: scigame/testing/fake_openai_cli.py (which imports this module, not the other way)
 if __name__ == "__main__":
     # Under `python -m` this file runs as __main__, a second copy of the module:
-    # run the package's copy so that responders (which import
+    # serve with the package's copy so that responders (which import
     # scigame.testing.fake_openai.Reply) return the class the server checks for.
-    from scigame.testing.fake_openai import main as _package_main
-    sys.exit(_package_main())
+    from scigame.testing.fake_openai_cli import serve
+    sys.exit(serve())

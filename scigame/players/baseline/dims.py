@@ -18,6 +18,7 @@ from typing import Optional
 
 import numpy as np
 
+from ...compiler.units import BASE_DIMENSIONS
 from .task import Input, Output
 
 #: Largest exponent of an input in an enumerated dimensionless group.
@@ -136,7 +137,7 @@ CONSTANTS = (
     ("h", 6.626e-34, {"mass": 1, "length": 2, "time": -1}),
     ("e", 1.602e-19, {"time": 1, "current": 1}),
 )
-BASE_NAMES = ("current", "length", "luminosity", "mass", "substance", "temperature", "time")  # sorted
+BASE_NAMES = tuple(sorted(BASE_DIMENSIONS))
 
 
 def constant_vector(dim: dict[str, int]) -> np.ndarray:
