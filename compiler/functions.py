@@ -37,7 +37,6 @@ class CardFunction:
     power: Optional[Fraction]
     numpy: Callable[..., Any]  # the reference evaluator's meaning, on numbers or arrays
     numba: str  # what a kernel calls: a builtin or a name the runtime exports (`math.sin`)
-    sympy: Callable[[Any], Callable]  # sympy module -> the function of the same meaning
     libm: bool = False  # a point costs a libm call (see emit._costly)
     #: what an array twin writes (compiler/emit_array.py): numpy on whole
     #: arrays, `{0}`, `{1}` the arguments; "" for no array form
@@ -62,9 +61,14 @@ class CardFunction:
         return first ** self.power if first is not None else None
 
     def sympy_function(self) -> Callable:
-        """The same function in sympy (imported only when asked for)."""
+        """The same function in sympy: the meaning of the predictor op of the
+        same name (compiler/predictor_ops.py), the one row the card language
+        and predictors share (sympy imported only when asked for)."""
         import sympy
-        return self.sympy(sympy)
+
+        from .predictor_ops import OP_TABLE
+        op = OP_TABLE[self.name]
+        return lambda *args: op.sympy(sympy, *args)
 
 
 def _unary(fn: Callable) -> Callable:
@@ -87,13 +91,12 @@ def _step(x):
 _KEEP, _DIMLESS = Fraction(1), None
 
 
-def _f(name, lo, hi, args, power, numpy, numba, sympy=None, libm=False, array="") -> CardFunction:
-    return CardFunction(name, lo, hi, args, power, numpy, numba,
-                        sympy or (lambda s, name=name: getattr(s, name)), libm, array)
+def _f(name, lo, hi, args, power, numpy, numba, libm=False, array="") -> CardFunction:
+    return CardFunction(name, lo, hi, args, power, numpy, numba, libm, array)
 
 
-def _transcendental(name: str, numpy_fn, sympy=None) -> CardFunction:
-    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(numpy_fn), f"math.{name}", sympy, libm=True,
+def _transcendental(name: str, numpy_fn) -> CardFunction:
+    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(numpy_fn), f"math.{name}", libm=True,
               array=f"np.{numpy_fn.__name__}({{0}})")
 
 
@@ -104,18 +107,16 @@ _TABLE = (
     _f("atan2", 2, 2, "same", _DIMLESS, np.arctan2, "math.atan2", libm=True,
        array="np.arctan2({0}, {1})"),
     _transcendental("sinh", np.sinh), _transcendental("cosh", np.cosh), _transcendental("tanh", np.tanh),
-    _transcendental("exp", np.exp), _transcendental("log", np.log), _transcendental("log10", np.log10, lambda s: lambda a: s.log(a, 10)),
+    _transcendental("exp", np.exp), _transcendental("log", np.log), _transcendental("log10", np.log10),
     _f("sqrt", 1, 1, "any", Fraction(1, 2), _unary(np.sqrt), "math.sqrt", array="np.sqrt({0})"),
-    _f("cbrt", 1, 1, "any", Fraction(1, 3), _unary(np.cbrt), "np.cbrt",
-       lambda s: lambda a: s.real_root(a, 3), libm=True, array="np.cbrt({0})"),
-    _f("abs", 1, 1, "any", _KEEP, _unary(np.abs), "abs", lambda s: s.Abs, array="np.abs({0})"),
+    _f("cbrt", 1, 1, "any", Fraction(1, 3), _unary(np.cbrt), "np.cbrt", libm=True, array="np.cbrt({0})"),
+    _f("abs", 1, 1, "any", _KEEP, _unary(np.abs), "abs", array="np.abs({0})"),
     # numba's min(a, b) is `b if b < a else a`, as Python's: a NaN first stays
-    _f("min", 2, None, "same", _KEEP, _fold(np.minimum), "min", lambda s: s.Min,
+    _f("min", 2, None, "same", _KEEP, _fold(np.minimum), "min",
        array="np.where({1} < {0}, {1}, {0})"),
-    _f("max", 2, None, "same", _KEEP, _fold(np.maximum), "max", lambda s: s.Max,
+    _f("max", 2, None, "same", _KEEP, _fold(np.maximum), "max",
        array="np.where({1} > {0}, {1}, {0})"),
     _f("step", 1, 1, "any", _DIMLESS, _unary(_step), "step",
-       lambda s: lambda a: s.Piecewise((1, a > 0), (0, True)),
        array="np.where({0} > 0.0, 1.0, np.where({0} != {0}, {0}, 0.0))"),
     _f("sign", 1, 1, "any", _DIMLESS, _unary(np.sign), "sign", array="np.sign({0})"),
 )
