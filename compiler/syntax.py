@@ -167,19 +167,24 @@ def _expected(exc: UnexpectedInput) -> set[str]:
     return set(getattr(exc, "expected", None) or ())
 
 
-def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
+def _report_unexpected_character(source: SourceText, exc: UnexpectedCharacters, report: Reporter) -> None:
+    """A character no token starts with, and what it usually means."""
     line, column = max(getattr(exc, "line", 1) or 1, 1), max(getattr(exc, "column", 1) or 1, 1)
+    char = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else ""
+    span = Span(line, column, line, column + 1)
+    hint = []
+    if char == "'":
+        hint.append('strings use double quotes: "..."')
+    elif char == '"':
+        hint.append('this string is not closed on its line; use """...""" for text over several lines')
+    elif char in "[]":
+        hint.append("units are written right after a name or number, e.g. `9.81 [m/s^2]`")
+    report.syntax(span, f"unexpected character `{char}`", hints=hint)
+
+
+def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
     if isinstance(exc, UnexpectedCharacters):
-        char = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else ""
-        span = Span(line, column, line, column + 1)
-        hint = []
-        if char == "'":
-            hint.append('strings use double quotes: "..."')
-        elif char == '"':
-            hint.append('this string is not closed on its line; use """...""" for text over several lines')
-        elif char in "[]":
-            hint.append("units are written right after a name or number, e.g. `9.81 [m/s^2]`")
-        report.syntax(span, f"unexpected character `{char}`", hints=hint)
+        _report_unexpected_character(source, exc, report)
         return
     token = getattr(exc, "token", None)
     at_end = token is None or token.type == "$END"

@@ -216,15 +216,7 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
     with open(folder / "invocations.jsonl", "a", encoding="utf-8") as log:  # and every one, in order
         log.write(json.dumps(invocation) + "\n")
     with Store(folder) as store:
-        todo = []
-        for p in planned:
-            stored = store.status(p.key)
-            if stored and not config.force:
-                status, weak_success = stored
-                if status == "finished" and not (config.rerun_failed and not weak_success):
-                    report.skipped += 1
-                    continue
-            todo.append(p)
+        todo = _still_to_play(store, planned, config, report)
         if on_progress:
             on_progress("plan", report.skipped, len(planned))
         semaphore = asyncio.Semaphore(executor.slots)
@@ -262,6 +254,22 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
             report.warnings = list(getattr(factory, "warnings", lambda: [])())
             report.spent_usd = store.total_cost()
     return report
+
+
+def _still_to_play(store: Store, planned: list[PlannedEpisode], config: EvalConfig,
+                   report: RunReport) -> list[PlannedEpisode]:
+    """The planned episodes the store does not hold finished (all of them with
+    --force; a weak-ESR failure too with --rerun-failed); counts the rest as skipped."""
+    todo = []
+    for p in planned:
+        stored = store.status(p.key)
+        if stored and not config.force:
+            status, weak_success = stored
+            if status == "finished" and not (config.rerun_failed and not weak_success):
+                report.skipped += 1
+                continue
+        todo.append(p)
+    return todo
 
 
 async def guarded_episode(store: Store, p: PlannedEpisode, executor, report: RunReport):
