@@ -134,6 +134,13 @@ class Reporter:
     def syntax(self, span: Span, message: str, hints: Sequence[str] = ()):
         return self.error("E100", span, message, hints=hints)
 
+    def unreadable(self, why: str, undecodable: tuple[str, int] | None = None):
+        """[E100] A card file that could not be read (`why`, from CardReadError),
+        or whose bytes are not UTF-8 (`undecodable`: the reason and the byte)."""
+        if undecodable is not None:
+            why = f"the file is not UTF-8 text ({undecodable[0]} at byte {undecodable[1]})"
+        return self.syntax(Span(1, 1, 1, 2), why)
+
     @_kind("E101", "invalid escape in a string")
     def bad_escape(self, span: Span, escape: str, more: int = 0):
         hints = ['only `\\"` and `\\\\` are escapes in .sci strings']

@@ -99,19 +99,17 @@ def check_source(text: str, path: str = "<string>") -> CheckResult:
 def check_file(path: str | Path) -> CheckResult:
     """Read a `.sci` file (UTF-8) and check it."""
     p = Path(path)
+    source = SourceText(str(path), "")
+    report = Reporter(source)
     try:
         text = read_card_text(p)
     except CardReadError as exc:  # reported like any finding, so a folder's other cards still get checked
-        source = SourceText(str(path), "")
-        report = Reporter(source)
-        report.syntax(Span(1, 1, 1, 2), str(exc).removeprefix(f"{path}: "))
-        return CheckResult(source, None, report.sorted())
+        report.unreadable(str(exc).removeprefix(f"{path}: "))
     except UnicodeDecodeError as exc:
-        source = SourceText(str(path), "")
-        report = Reporter(source)
-        report.syntax(Span(1, 1, 1, 2), f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})")
-        return CheckResult(source, None, report.sorted())
-    return check_source(text, str(path))
+        report.unreadable("", undecodable=(exc.reason, exc.start))
+    else:
+        return check_source(text, str(path))
+    return CheckResult(source, None, report.sorted())
 
 
 def _guarded(report: Reporter, fn):

@@ -107,3 +107,14 @@ def test_a_bad_card_still_gets_every_message(tmp_path):
     done = subprocess.run([sys.executable, "-m", "scigame", "lint", str(card)], env=env,
                           capture_output=True, text=True)
     assert done.returncode == 1 and "error[E1" in done.stdout, done.stdout + done.stderr
+
+
+def test_a_file_that_cannot_be_read_is_one_finding(tmp_path):
+    from scigame.compiler import check_file
+    (tmp_path / "latin1.sci").write_bytes('card x "caf\xe9" {\n'.encode("latin-1"))
+    (tmp_path / "gone.sci").symlink_to(tmp_path / "nowhere")
+    latin, gone = check_file(tmp_path / "latin1.sci"), check_file(tmp_path / "gone.sci")
+    assert [(d.code, d.message) for d in latin.diagnostics] == [
+        ("E100", "the file is not UTF-8 text (invalid continuation byte at byte 11)")]
+    assert [(d.code, d.message) for d in gone.diagnostics] == [("E100", "cannot read the card: a broken link")]
+    assert latin.card is None and not gone.ok
