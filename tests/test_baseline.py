@@ -215,7 +215,15 @@ def test_discovery_adaptive_first_turn_proposes(cards):
 
 # -- protocol behaviour -------------------------------------------------------------------------
 
-def test_deterministic_for_a_seed(cards):
+@pytest.fixture
+def no_memo(monkeypatch):
+    """Every act searches anew (else a repeated state is answered from memo.py)."""
+    import scigame.players.baseline.player as player
+    monkeypatch.setattr(player.DISCOVER, "size", 0)
+    monkeypatch.setattr(player.IDENTIFY, "size", 0)
+
+
+def test_deterministic_for_a_seed(cards, no_memo):
     card = cards("stefan_boltzmann")
     obs = observe(card, "original", design(card, 6))
     a = act(make_state(card, "original", "discovery", "adaptive", obs, seed=7, budget=20))
@@ -355,7 +363,7 @@ card twin "A twin card" {
 """
 
 
-def test_same_public_view_same_first_actions(tmp_path):
+def test_same_public_view_same_first_actions(tmp_path, no_memo):
     """Two cards whose hidden laws differ (F = 2·m·x vs F = 5·m·x², say) but
     whose public views are identical get exactly the same first actions: the
     baseline sees nothing but the view and its own observations."""

@@ -13,8 +13,14 @@ from . import design
 from .discover import discover
 from .explain import texts
 from .identify import Hyp, identify
+from .memo import Memo
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num
+
+#: The searches and fits of this process, by their arguments: the episodes
+#: of one card that hold the same observations share one (memo.py).
+DISCOVER = Memo(discover)
+IDENTIFY = Memo(identify)
 
 #: An adaptive episode gives up (submits below τ, a protocol break) when its
 #: leading hypothesis mispredicted at least this many of the last
@@ -217,7 +223,7 @@ class BaselinePlayer(Player):
         n = len(state.observations)
         caps: list[float] = []
         if state.setting == "identification" and task.get("candidates"):
-            hyps = identify(task, inputs, outputs, X, Y, check_X)
+            hyps = IDENTIFY(task, inputs, outputs, X, Y, check_X)
         else:
             planning = state.protocol == "adaptive" and n < self._plan_left(state, inputs, sampler.allowed)[1]
             hyps, misfit = self._discovery(state, inputs, outputs, X, Y, check_X, planning)
@@ -292,7 +298,7 @@ class BaselinePlayer(Player):
             updated = memo.update(outputs, X, Y)
             if updated is not None:
                 return updated, memo.held_out_misfit()
-        hyps, misfit = discover(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
+        hyps, misfit = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
 
