@@ -2,6 +2,7 @@
 the time goes.
 
     python benchmarks/eval_matrix.py [--reps R] [--workers N] [--rows FILE] [PATH ...]
+    python benchmarks/eval_matrix.py --memo-ab [--rounds 2] [--reps R] [--workers N] [PATH ...]
 
 Runs the default matrix (both settings, both worlds, all protocols, B = 4)
 over the bundled cards (or PATHs) into a temporary run folder, with timers
@@ -17,6 +18,13 @@ as `scigame eval --workers N` plays them; the timers then see only this
 process, so only the wall time is printed. --rows FILE writes every stored
 episode with its timings and the run's own times left out (what must stay
 identical when the code gets faster) and prints the rows' sha256.
+
+--memo-ab plays the same matrix in fresh processes with the baseline's
+search memo off (SCIGAME_SEARCH_MEMO=0) and on, alternating, `--rounds`
+times each, and prints each leg's wall time, the median ratio on/off and
+whether the rows are identical (rows that differ only where the strict
+sympy check hit its 5 s limit, which depends on the machine's load, are
+counted apart).
 """
 
 from __future__ import annotations
@@ -60,13 +68,60 @@ def write_rows(store, path: Path) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _differences(a: list, b: list) -> tuple[int, int]:
+    """(rows that differ, of those the ones that differ only in the strict check's verdict after
+    its time limit was hit in one of the two runs)."""
+    import json
+    strict = ("strict", "strict_reason", "strict_success", "failure_mode")
+
+    def bare(row):
+        row = json.loads(json.dumps(row))
+        for k in strict:
+            row.pop(k, None)
+            (row.get("record", {}).get("outcome") or {}).pop(k, None)
+        return json.dumps(row, sort_keys=True)
+    differ = [(x, y) for x, y in zip(a, b) if json.dumps(x, sort_keys=True) != json.dumps(y, sort_keys=True)]
+    timed_out = sum(1 for x, y in differ if bare(x) == bare(y) and "did not finish" in json.dumps([x, y]))
+    return len(differ) + abs(len(a) - len(b)), timed_out
+
+
+def memo_ab(args) -> int:
+    import json
+    import os
+    import statistics
+    import subprocess
+    walls: dict[str, list[float]] = {"off": [], "on": []}
+    rows: dict[str, list] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            for leg, size in (("off", "0"), ("on", "64")):
+                out = Path(tmp) / f"{leg}{r}.json"
+                env = dict(os.environ, SCIGAME_SEARCH_MEMO=size)
+                done = subprocess.run([sys.executable, __file__, *args.paths, "--reps", str(args.reps),
+                                       "--workers", str(args.workers), "--rows", str(out)],
+                                      env=env, capture_output=True, text=True, check=True)
+                wall = float(done.stdout.split("wall ")[1].split(" s")[0])
+                walls[leg].append(wall)
+                rows.setdefault(leg, json.loads(out.read_text()))
+                print(f"round {r + 1} memo {leg:<3} wall {wall:7.1f} s  load {os.getloadavg()[0]:.1f}", flush=True)
+    ratio = statistics.median(walls["on"]) / statistics.median(walls["off"])
+    differ, timed_out = _differences(rows["off"], rows["on"])
+    print(f"memo on / off: {ratio:.2f} of the wall time (medians of {args.rounds}); "
+          f"{len(rows['on'])} rows, {differ} differ ({timed_out} only where the strict check ran out of time)")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("paths", nargs="*", default=[str(REPO / "cards")])
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--rows", default=None, help="write the episodes' timeless rows here (JSON)")
+    ap.add_argument("--memo-ab", action="store_true", help="time the matrix with the search memo off and on")
+    ap.add_argument("--rounds", type=int, default=2, help="with --memo-ab: legs of each kind")
     args = ap.parse_args()
+    if args.memo_ab:
+        return memo_ab(args)
 
     import scigame.card as card_mod
     import scigame.protocols as protocols

@@ -661,6 +661,12 @@ def point_text(listed: Sequence[str], rest: Sequence[str]) -> str:
     return text
 
 
+def fold_reason(op: str) -> str:
+    """Why folding a law's constants failed (trees.FoldError): the operation that overflowed."""
+    what = {"add": "terms add", "mul": "factors multiply"}.get(op, f"`{op}` gives a result")
+    return f"its constant {what} up to a number beyond the floating-point range"
+
+
 def article(kind: str) -> str:
     """`an input`, `a param`."""
     return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"

@@ -100,8 +100,7 @@ def _check_finite(op: str, q: Optional[Fraction]) -> None:
     except OverflowError:
         f = math.inf
     if not math.isfinite(f):
-        what = {"add": "terms add", "mul": "factors multiply"}.get(op, f"`{op}` gives a result")
-        raise FoldError(f"its constant {what} up to a number beyond the floating-point range")
+        raise FoldError(op)
 
 
 def _rational_tree(q: Fraction) -> Tree:
@@ -215,7 +214,16 @@ def _flat(op: str, args: list[Tree]) -> Tree:
 
 
 class FoldError(ArithmeticError):
-    """Folding a law's constants overflows: the tree would hold inf or NaN."""
+    """Folding a law's constants overflows: the tree would hold inf or NaN.
+    `op` is the operation that overflowed; the words are diagnostics.fold_reason's."""
+
+    def __init__(self, op: str):
+        super().__init__(op)
+        self.op = op
+
+    def __str__(self) -> str:
+        from .diagnostics import fold_reason
+        return fold_reason(self.op)
 
 
 def simplify_tree(tree: Tree) -> Tree:
