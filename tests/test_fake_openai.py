@@ -19,7 +19,8 @@ import urllib.request
 import openai
 import pytest
 
-from scigame.testing.fake_openai import FakeOpenAI, Reply, ScriptError, echo_responder, load_script, main
+from scigame.testing.fake_openai import FakeOpenAI, Reply, ScriptError, echo_responder, load_script
+from scigame.testing.fake_openai_cli import serve as main  # the command line (fake_openai_cli imports fake_openai)
 from scigame.testing.oddities import odd_content
 
 KEY = "test-key"
