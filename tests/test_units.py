@@ -187,7 +187,7 @@ PINT_LAWS = {
                               / _q(x["r"], "m") ** 2},
     "ideal_gas": lambda x: {"P": _q(x["n"], "mol") * _q(8.314, "J/(mol*K)") * _q(x["T"], "K") / _q(x["V"], "L")},
     "malus": lambda x: {"P": 0.9 * _q(x["P0"], "mW") * np.cos(_q(x["theta"], "deg")) ** 2},
-    "michaelis_menten": lambda x: {"v": _q(20, "uM/s") * _q(x["S"], "mM") / (_q(0.5, "mM") + _q(x["S"], "mM"))},
+    "michaelis_menten": lambda x: {"v": _q(20, "uM/s") * _q(x["S"], "mM") / (_q(17, "mM") + _q(x["S"], "mM"))},
     "pendulum": lambda x: {"T": 2 * np.pi * np.sqrt(_q(x["L"], "m") / _q(9.81, "m/s^2"))},
     "radioactive_decay": lambda x: {"R": _q(500, "1/s") * 2 ** (-(_q(x["t"], "s") / _q(55.6, "s")).to("").magnitude)},
     "snell": lambda x: {"theta2": _q(np.arcsin(1.0 * np.sin(_q(x["theta1"], "deg").to("rad").magnitude) / 1.5), "rad")},
