@@ -160,3 +160,13 @@ def test_eval_window_keeps_cards_by_their_dates(tmp_path, window):
 def test_eval_window_before_every_card_plays_none(tmp_path):
     result = _eval(tmp_path, "..2024-12-31", "none")
     assert f"{len(CARDS)} Temporal card(s) excluded" in result.output
+
+
+def test_collections_doc_lists_every_temporal_card_and_its_worlds():
+    docs = (REPO / "docs" / "collections.md").read_text(encoding="utf-8")
+    for card in CARDS:
+        published, preprint = dates(card)
+        assert f"| `{card.stem}` |" in docs and f"{preprint} | {published}" in docs, card.stem
+    result = CliRunner().invoke(main, ["worlds", "--format", "markdown", str(TEMPORAL)])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() in docs, "regenerate: scigame worlds --format markdown cards/temporal"
