@@ -90,6 +90,15 @@ HAND_REFERENCE = {
     "projectile": {"g": lambda p, at: p["g"] * at["v0"]},
     # eps sigma A T0^4 = eps sigma' A T0^5  =>  sigma' = sigma / T0
     "stefan_boltzmann": {"sigma": lambda p, at: p["sigma"] / at["T"]},
+    # a (C0 + b)^c = a' (C0 + b)^-0.15  =>  a' = a (C0 + b)^(c + 0.15)
+    "clip_imagenet_error": {"a": lambda p, at: p["a"] * (at["C"] + p["b"]) ** (p["c"] + 0.15)},
+    "mammut_imagenet_error": {"a": lambda p, at: p["a"] * (at["C"] + p["b"]) ** (p["c"] + 0.15)},
+    # A / N0^alpha = A' / N0^0.355  =>  A' = A N0^(0.355 - alpha)
+    "nmm_moe_loss": {"A": lambda p, at: p["A"] * at["N"] ** (0.355 - p["alpha"])},
+    # B / (r0 N effD)^beta = B' / (r0 N effD)^0.272  =>  B' = B (r0 N effD)^(0.272 - beta)
+    "quartet_fp4": {"B": lambda p, at: p["B"] * (at["r"] * p["N"] * p["effD"]) ** (0.272 - p["beta"])},
+    # A S1(t0)^-alpha = A' S1(t0)^-0.8 with S1(t0) = eta (t0 - (W - 1)/2)  =>  A' = A S1(t0)^(0.8 - alpha)
+    "mpl_loss_curve": {"A": lambda p, at: p["A"] * (p["eta"] * (at["t"] - (p["W"] - 1) / 2)) ** (0.8 - p["alpha"])},
 }
 
 

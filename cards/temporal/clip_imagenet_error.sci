@@ -9,12 +9,13 @@ card clip_imagenet_error "Zero-shot ImageNet error versus training compute (CLIP
 
   background """
     Language-vision models are pre-trained on image-text pairs of
-    DataComp-1.4B with a cosine learning-rate schedule; each is
-    a CLIP model: an image encoder and a text encoder trained together with a contrastive loss only. Models of many sizes are trained on many numbers of samples,
-    and the total training compute of a run is the model's compute per
-    sample times the samples it has seen. For a chosen compute budget,
-    the best run at that compute is taken and its zero-shot top-1 error
-    rate on ImageNet-1k is reported.
+    DataComp-1.4B with a cosine learning-rate schedule; each is a CLIP
+    model: an image encoder and a text encoder trained together with a
+    contrastive loss only. Models of many sizes are trained on many
+    numbers of samples, and the total training compute of a run is the
+    model's compute per sample times the samples it has seen. For a
+    chosen compute budget, the best run at that compute is taken and its
+    zero-shot top-1 error rate on ImageNet-1k is reported.
   """
   conditions "best run per compute budget (the compute-error frontier), at most 1e10 samples seen"
   conditions "pre-training data DataComp-1.4B; cosine learning-rate schedule"
