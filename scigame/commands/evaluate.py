@@ -58,7 +58,7 @@ def _print_summary(run) -> None:
     if len({r["collection"] for r in run.table}) > 1:  # Historical and Temporal side by side
         from ..report.formats import render
         from ..report.side_by_side import side_by_side
-        console.print(render([side_by_side(run.table)], "text", console_width()), end="")
+        console.print(render([side_by_side(run.table)], "text", console_width()), end="", markup=False, highlight=False)
     stale, failures, usage = run.stale, run.failures, run.usage
     if stale:
         console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
