@@ -324,10 +324,8 @@ def unpack_card(bundle: dict[str, bytes], root: Path) -> Path:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    from .compiler.atomic import write_atomic
+    write_atomic(path, data)
 
 
 def _ray_play(factory_bytes: bytes, bundle: dict[str, bytes], key_json: str, seed: int,

@@ -176,8 +176,9 @@ def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None 
     writer = csv.DictWriter(buf, fieldnames=list(dict.fromkeys([*COLUMNS, *(k for r in table for k in r)])))
     writer.writeheader()
     writer.writerows(table)
-    (folder / "summary.csv").write_text(buf.getvalue())
-    (folder / "summary.json").write_text(json.dumps(
+    from .compiler.atomic import write_atomic
+    write_atomic(folder / "summary.csv", buf.getvalue())
+    write_atomic(folder / "summary.json", json.dumps(
         {"groups": table, "failure_modes": failure_counts(rows), "usage": usage_table(rows),
          **({"spend": spend} if spend is not None else {})}, indent=2))
     return table

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..compiler.atomic import write_atomic
 from .common import EXIT_FINDINGS, EXIT_OK, card_files
 
 
@@ -53,7 +54,7 @@ def fmt_cmd(paths, check, show_diff):
         elif check:
             click.echo(f"would reformat {f}")
         else:
-            Path(f).write_text(result.text, encoding="utf-8")
+            write_atomic(f, result.text)
             click.echo(f"reformatted {f}")
     verb = "would change" if (check or show_diff) else "changed"
     click.echo(f"{len(files)} card{'s' if len(files) != 1 else ''}: {len(changed)} {verb}"
@@ -85,7 +86,7 @@ def export_cmd(card_path, fmt, out_file):
         sys.exit(EXIT_FINDINGS)
     text = json.dumps(export_card(parse_source(result.source.text, card_path)[0]), indent=2) + "\n"
     if out_file:
-        Path(out_file).write_text(text, encoding="utf-8")
+        write_atomic(out_file, text)
     else:
         click.echo(text, nl=False)
 
@@ -118,7 +119,7 @@ def import_cmd(json_file, out_file):
     except InterchangeError as exc:
         click.echo(f"{json_file}: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
-    Path(out_file).write_text(text, encoding="utf-8")
+    write_atomic(out_file, text)
     click.echo(f"wrote {out_file}")
 
 
