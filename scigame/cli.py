@@ -42,6 +42,10 @@ class _Group(click.Group):
             import os
             if os.environ.get("SCIGAME_DEBUG"):
                 raise
+            if type(exc).__module__ == "sqlite3":  # damage Store's own check did not see: still one line
+                say(f"scigame: a run store could not be read ({type(exc).__name__}: {exc}); it may be damaged",
+                    err=True)
+                sys.exit(EXIT_USAGE)
             say(f"scigame: internal error: {type(exc).__name__}: {exc}\n"
                        "  (set SCIGAME_DEBUG=1 to see the traceback, and please report it)", err=True)
             sys.exit(EXIT_USAGE)

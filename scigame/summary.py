@@ -127,8 +127,13 @@ def form_credit(row: dict) -> float | None:
     record = row.get("record")
     if not record:
         return None
-    outcome = json.loads(record).get("outcome") or {}
-    return outcome.get("form_credit")
+    try:
+        data = json.loads(record)
+    except (ValueError, TypeError, RecursionError):
+        return None  # a damaged record: the report names it (Store.read_episode)
+    outcome = (data.get("outcome") if isinstance(data, dict) else None) or {}
+    value = outcome.get("form_credit") if isinstance(outcome, dict) else None
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def mean_form_credit(rows: list[dict]) -> float | None:
