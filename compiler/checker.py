@@ -48,7 +48,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def reserved_kind(name: str) -> Optional[str]:
+    """What a name a card may not declare is ("keyword", "function",
+    "constant"), or None: the one table lint and `scigame import` use."""
+    if name in keywords():
+        return "keyword"
+    if name in FUNCTIONS:
+        return "function"
+    if name == "pi":
+        return "constant"
+    return None
+
+
 @dataclass
+
 class _Symbol:
     name: str
     kind: str  # input output param let
@@ -168,12 +181,9 @@ class _Checker(CounterfactualChecks):
             setattr(self, attr, st)
 
     def declare(self, name: str, kind: str, span: Span, node) -> bool:
-        if name in keywords():
-            self.report.reserved(span, name, "keyword")
-        elif name in FUNCTIONS:
-            self.report.reserved(span, name, "function")
-        elif name == "pi":
-            self.report.reserved(span, name, "constant")
+        taken = reserved_kind(name)
+        if taken:
+            self.report.reserved(span, name, taken)
         if name in self.symbols:
             first = self.symbols[name]
             self.report.duplicate(span, name, first.span, first.kind)

@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..compiler.atomic import write_atomic
-from .common import EXIT_FINDINGS, EXIT_OK, card_files
+from .common import EXIT_FINDINGS, EXIT_OK, card_files, say
 
 
 @click.command(name="fmt")
@@ -105,19 +105,17 @@ def import_cmd(json_file, out_file):
     """
     from pathlib import Path
 
-    from ..interchange import InterchangeError, import_card
+    from ..interchange import InterchangeError, import_card, read_card_json
 
     try:
-        data = json.loads(Path(json_file).read_text(encoding="utf-8"))
+        text = import_card(read_card_json(Path(json_file).read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError) as exc:
         raise click.UsageError(f"cannot read {json_file}: {getattr(exc, 'strerror', None) or exc}") from None
     except json.JSONDecodeError as exc:
-        click.echo(f"{json_file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}", err=True)
+        say(f"{json_file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}", err=True)
         sys.exit(EXIT_FINDINGS)
-    try:
-        text = import_card(data)
     except InterchangeError as exc:
-        click.echo(f"{json_file}: {exc}", err=True)
+        say(f"{json_file}: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
     write_atomic(out_file, text)
     click.echo(f"wrote {out_file}")
