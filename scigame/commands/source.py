@@ -28,15 +28,16 @@ def fmt_cmd(paths, check, show_diff):
     from pathlib import Path
 
     from ..compiler import render
+    from ..compiler.build import read_card_text
     from ..compiler.format import format_text
 
     files = card_files(paths)
     changed, failed = [], 0
     for f in files:
         try:
-            old = Path(f).read_text(encoding="utf-8")
+            old = read_card_text(Path(f))  # as lint reads it: line endings as written
         except (OSError, UnicodeDecodeError) as exc:
-            click.echo(f"{f}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+            say(f"{f}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
             failed += 1
             continue
         result = format_text(old, str(f))
