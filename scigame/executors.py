@@ -391,9 +391,12 @@ def _check_reachable(address: Optional[str]) -> None:
     if not address or "://" in address or address == "auto" or ":" not in address:
         return
     host, _, port = address.rpartition(":")
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise ExecutorError(f"--ray-address {address}: the port {port!r} is not a number from 1 to 65535 "
+                            "(give HOST:PORT, ray://HOST:PORT or auto)")
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         raise ExecutorError(f"--ray-address {address}: cannot connect to Ray: "
                             f"{exc.strerror or exc}") from None
 
