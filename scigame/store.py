@@ -183,7 +183,8 @@ class Store:
             if existed:  # damage behind a valid header shows here, not half-way through a report
                 found = self.db.execute("PRAGMA quick_check(1)").fetchone()
                 if not found or found[0] != "ok":
-                    raise sqlite3.DatabaseError(f"the database is damaged: {found[0] if found else 'no answer'}")
+                    why = " ".join(str(found[0]).split())[:200] if found else "no answer"
+                    raise sqlite3.DatabaseError(f"the database is damaged: {why}")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self._migrate()
