@@ -190,7 +190,9 @@ def serve() -> None:  # pragma: no cover - exercised through a subprocess in tes
 
     from . import __version__
 
-    from .lsp_framing import FramedInput, protocol_class
+    from .lsp_framing import FramedInput, one_line_logs, protocol_class
+
+    one_line_logs()
 
     server = LanguageServer("scigame", __version__, protocol_cls=protocol_class())  # see lsp_framing.py
 

@@ -14,7 +14,9 @@ wherever it is.
 
 `protocol_class()` makes pygls answer a request whose params do not match
 the method's schema with a JSON-RPC error (-32602, invalid params) to that
-request, instead of a pop-up in the editor and no answer.
+request, instead of a pop-up in the editor and no answer. `one_line_logs()`
+keeps pygls's log on stderr to one line per entry (its tracebacks of a
+client's bad message are not the server failing).
 """
 
 from __future__ import annotations
@@ -135,6 +137,21 @@ class FramedInput:
                      "reading on from the next Content-Length header")
             if not self._resync():
                 return False
+
+
+def one_line_logs() -> None:
+    """pygls's warnings and errors on stderr, the first line of each only."""
+    import logging
+
+    class FirstLine(logging.Formatter):
+        def format(self, record):
+            return f"scigame lsp: {record.levelname.lower()}: {record.getMessage().splitlines()[0][:300]}"
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(FirstLine())
+    log = logging.getLogger("pygls")
+    log.handlers, log.propagate = [handler], False
+    log.setLevel(logging.WARNING)
 
 
 def protocol_class():
