@@ -356,11 +356,12 @@ def _lsp_probes() -> list[Probe]:
     ]
 
 
-def _damage(statement: str = "", files: Optional[dict[str, str]] = None, corrupt: bool = False):
+def _damage(statement: str = "", files: Optional[dict[str, str]] = None, corrupt: bool = False, reps: int = 1):
     """Setup: a finished run in d/run, then damaged (SQL on its store, files replaced, pages overwritten)."""
     def setup(d: Path, python: list[str]) -> None:
         import sqlite3
-        _eval_first(d, python)
+        subprocess.run(python + ["eval", str(d / "p.sci"), "--out", str(d / "run"), "--quiet", "--reps", str(reps),
+                                 "--protocol", "prior", "--setting", "identification"], capture_output=True)
         db = d / "run" / "episodes.sqlite"
         c = sqlite3.connect(db)
         if statement:
@@ -413,7 +414,7 @@ def _report_probes(good: str) -> list[Probe]:
           setup=_damage(f"UPDATE episodes SET player = '{name}', record = json_set(record, '$.key.player', '{name}',"
                         f" '$.turns[0].action.notes', '{name}')")),
         P("30-report_equal_form_credits", "30", rep_html, {"p.sci": good}, (0,), check=_page_is_inert,
-          setup=_damage("UPDATE episodes SET record = json_set(record, '$.outcome.form_credit', 0.4)")),
+          setup=_damage("UPDATE episodes SET record = json_set(record, '$.outcome.form_credit', 0.1)", reps=3)),
     ]
 
 

@@ -357,8 +357,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
 
         if reply.hostile is not None:
-            self._hostile(request, reply)
-            return
+            return self._hostile(request, reply)
         fault = reply.fault
         if fault == "429":
             headers = {} if reply.retry_after is None else {"Retry-After": f"{reply.retry_after:g}"}
