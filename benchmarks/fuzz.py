@@ -440,7 +440,7 @@ def _control_probes(good: str) -> list[Probe]:
           {"other.sci": good.replace('"a probe" {', '"a \x1b]0;pwned\x07 probe" {', 1)}, (0, 1),
           forbid=("\x1b", "\x07")),
         P("30-fmt_crlf_tabs_keeps_meaning", "30", ["fmt", "{d}/gravitation.sci"],
-          {"gravitation.sci": tabbed.encode()}, (0,), check=_same_export),
+          {"gravitation.sci": tabbed.encode(), "orig/gravitation.sci": tabbed.encode()}, (0, 1), check=_same_export),
         P("30-fmt_cr_only_fails_like_lint", "30", ["fmt", "{d}/gravitation.sci"],
           {"gravitation.sci": (REPO / "cards/historical/gravitation.sci").read_text().replace("\n", "\r").encode()},
           (1,)),
@@ -448,14 +448,12 @@ def _control_probes(good: str) -> list[Probe]:
 
 
 def _same_export(d: Path) -> Optional[str]:
-    """The formatted card means what the LF original means (its exported JSON is the same)."""
+    """The card after fmt means what it meant before (the same exported JSON)."""
     import json
     python = [sys.executable, "-m", "scigame"] if _PYTHON is None else _PYTHON
-    a = subprocess.run(python + ["export", str(d / "gravitation.sci"), "--format", "json"], capture_output=True,
-                       cwd=d)
-    b = subprocess.run(python + ["export", str(REPO / "cards/historical/gravitation.sci"), "--format", "json"],
-                       capture_output=True, cwd=d)
-    if a.returncode or json.loads(a.stdout) != json.loads(b.stdout):
+    a, b = (subprocess.run(python + ["export", str(path), "--format", "json"], capture_output=True, cwd=d)
+            for path in (d / "gravitation.sci", d / "orig" / "gravitation.sci"))
+    if a.returncode or b.returncode or json.loads(a.stdout) != json.loads(b.stdout):
         return "fmt changed what the card means"
     return None
 

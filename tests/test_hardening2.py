@@ -360,3 +360,11 @@ def test_scoring_a_predictor_with_huge_values_stores_no_null_and_warns_nothing(t
     assert "RuntimeWarning" not in proc.stderr and "null,\n" not in proc.stdout.split('"ps_ood"')[0]
     score = json.loads(proc.stdout)
     assert score["outputs"]["T"]["max_error"] == 1e300 and score["outputs"]["T"]["mean_error"] > 1
+
+
+def test_report_text_takes_a_player_name_as_text_not_markup_or_escapes(run_folder, tmp_path):
+    name = "gpt [/x] [bold]\x1b[2J"
+    folder = _damaged(run_folder, tmp_path, _sql(f"UPDATE episodes SET player = '{name}', "
+                                                 f"record = json_set(record, '$.key.player', '{name}')"))
+    out = run(["report", folder], 0).output
+    assert "gpt [/x] [bold]\u241b[2J" in out and "\x1b" not in out
