@@ -318,7 +318,7 @@ class _Builder:
     def string(self, tok: Token) -> str:
         raw = str(tok)
         if raw.startswith('"""'):
-            body = raw[3:-3]
+            body = raw[3:-3].replace("\r\n", "\n")  # a CRLF file's block reads as the same file in LF
             body = textwrap.dedent(body).strip("\n")
             body = "\n".join(line.rstrip() for line in body.splitlines())
         else:

@@ -23,6 +23,7 @@ from .counterfactual import counterfactual_environment
 from .counterfactual_checks import CounterfactualChecks
 from .diagnostics import Reporter
 from .functions import FUNCTIONS
+from .limits import MAX_NOISE_ABS, MAX_NOISE_REL, widened_bounds
 from .model import CheckedCard, ConstraintModel, TExpr, law_uses
 from .printer import format_expr
 from .source import SourceText, Span
@@ -48,7 +49,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def reserved_kind(name: str) -> Optional[str]:
+    """What a name a card may not declare is ("keyword", "function",
+    "constant"), or None: the one table lint and `scigame import` use."""
+    if name in keywords():
+        return "keyword"
+    if name in FUNCTIONS:
+        return "function"
+    if name == "pi":
+        return "constant"
+    return None
+
+
 @dataclass
+
 class _Symbol:
     name: str
     kind: str  # input output param let
@@ -168,12 +182,9 @@ class _Checker(CounterfactualChecks):
             setattr(self, attr, st)
 
     def declare(self, name: str, kind: str, span: Span, node) -> bool:
-        if name in keywords():
-            self.report.reserved(span, name, "keyword")
-        elif name in FUNCTIONS:
-            self.report.reserved(span, name, "function")
-        elif name == "pi":
-            self.report.reserved(span, name, "constant")
+        taken = reserved_kind(name)
+        if taken:
+            self.report.reserved(span, name, taken)
         if name in self.symbols:
             first = self.symbols[name]
             self.report.duplicate(span, name, first.span, first.kind)
@@ -264,9 +275,21 @@ class _Checker(CounterfactualChecks):
         if noise.kind not in NOISE_KINDS:
             self.report.bad_choice(noise.kind_span, "noise", noise.kind, NOISE_KINDS,
                                    first_suggestion(noise.kind, NOISE_KINDS))
-        for which, lit in (("rel", noise.rel), ("abs", noise.abs)):
-            if lit is not None and lit.value < 0:
-                self.report.bad_noise(lit.span, output, which, lit.text)
+        for which, lit, most in (("rel", noise.rel, MAX_NOISE_REL), ("abs", noise.abs, MAX_NOISE_ABS)):
+            if lit is not None and not 0 <= lit.value <= most:
+                self.report.bad_noise(lit.span, output, which, lit.text, most)
+
+    def check_ood_widening(self, ood: A.Literal) -> None:
+        """The out-of-domain factor must leave every widened domain finite."""
+        for inp in self.inputs:
+            d = inp.domain
+            if not isinstance(d, A.RangeDomain) or (d.kind == "log" and not 0 < d.lo.value < d.hi.value):
+                continue  # a set is kept as it is; a bad log domain has its own error
+            try:
+                widened_bounds(d.kind, d.lo.value, d.hi.value, ood.value)
+            except (OverflowError, ValueError):
+                self.report.bad_ood_factor(ood.span, ood.text, inp.name)
+                return
 
     def whole(self, lit: Optional[A.Literal], what: str, minimum: int,
               maximum: Optional[int] = None) -> Optional[int]:
@@ -296,6 +319,8 @@ class _Checker(CounterfactualChecks):
             ood = self.evaluation.ood
             if ood is not None and not ood.value > 1:
                 self.report.bad_ood_factor(ood.span, ood.text)
+            elif ood is not None:
+                self.check_ood_widening(ood)
         if self.identification is not None and self.identification.value not in ("yes", "no"):
             self.report.bad_choice(self.identification.value_span, "interpolate",
                                    self.identification.value, ("yes", "no"))

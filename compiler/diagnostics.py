@@ -395,16 +395,19 @@ class Reporter:
         return self.error("E503", span, f"output `{name}`: the {which} tolerance must be {need}, got `{got}`",
                           hints=[hint])
 
-    @_kind("E520", "negative noise level")
-    def bad_noise(self, span: Span, name: str, which: str, got: str):
-        return self.error("E520", span, f"output `{name}`: the {which} noise level must be zero or positive, "
+    @_kind("E520", "noise level out of range")
+    def bad_noise(self, span: Span, name: str, which: str, got: str, most: float | None = None):
+        bound = f"zero or positive and at most {most:g}" if most is not None else "zero or positive"
+        return self.error("E520", span, f"output `{name}`: the {which} noise level must be {bound}, "
                                         f"got `{got}`",
                           hints=["the noise's standard deviation is abs + rel·|g|: `rel 1%` or `rel 0.01`, "
                                  "`abs` in the output's unit"])
 
-    @_kind("E521", "out-of-domain factor not above 1")
-    def bad_ood_factor(self, span: Span, got: str):
-        return self.error("E521", span, f"the out-of-domain factor must be above 1, got `{got}`",
+    @_kind("E521", "out-of-domain factor not above 1, or overflowing")
+    def bad_ood_factor(self, span: Span, got: str, widens: str | None = None):
+        message = (f"the out-of-domain factor `{got}` widens input `{widens}` past the largest number"
+                   if widens else f"the out-of-domain factor must be above 1, got `{got}`")
+        return self.error("E521", span, message,
                           hints=["`ood 2` draws the second evaluation set from the domain widened to twice "
                                  "its width around its centre"])
 

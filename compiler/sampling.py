@@ -13,6 +13,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from .model import CheckedCard, ConstraintModel, InputModel, evaluate
+from .limits import widened_bounds
 from .semantics import COMPARISONS
 
 
@@ -93,11 +94,9 @@ def widened(spec: InputModel, factor: float) -> InputModel:
     negative out of domain); a discrete set is kept as it is."""
     if spec.kind == "set":
         return spec
+    lo, hi = widened_bounds(spec.kind, spec.lo, spec.hi, factor)  # lint has refused an overflowing factor
     if spec.kind == "log":
-        centre, half = (math.log(spec.lo) + math.log(spec.hi)) / 2, (math.log(spec.hi) - math.log(spec.lo)) / 2
-        return dataclasses.replace(spec, lo=math.exp(centre - factor * half), hi=math.exp(centre + factor * half))
-    centre, half = (spec.lo + spec.hi) / 2, (spec.hi - spec.lo) / 2
-    lo, hi = centre - factor * half, centre + factor * half
+        return dataclasses.replace(spec, lo=lo, hi=hi)
     if spec.lo >= 0:
         lo = max(lo, 0.0)
     return dataclasses.replace(spec, lo=lo, hi=hi)

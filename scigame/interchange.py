@@ -12,6 +12,13 @@ exported, imported and exported again gives the same JSON, and the
 imported card has the same numbers, units and expressions, so it
 simulates identically. Comments and layout are not carried (the imported
 card is written in `scigame fmt`'s layout).
+
+`read_card_json(raw)` is how `scigame import` reads the file, with limits
+like lint's: at most MAX_JSON_BYTES, nested at most MAX_JSON_DEPTH deep,
+at most MAX_TOKENS values in all (lint's token limit), integers of at most
+MAX_INTEGER_DIGITS digits (and within ±2^53), no key twice in one object;
+a name a card may not declare (`law`, `sin`, `pi`) is refused at import,
+as lint would refuse it.
 """
 
 from __future__ import annotations
@@ -195,6 +202,71 @@ class CardDocument(_Doc):
 
 class InterchangeError(ValueError):
     """A JSON card that cannot become a `.sci` card; the message names the JSON path."""
+
+
+MAX_JSON_BYTES = 16 * 2 ** 20
+MAX_JSON_DEPTH = 32
+MAX_INTEGER_DIGITS = 20
+
+
+class _Object(dict):
+    """A JSON object, with the keys it held more than once."""
+
+    duplicates: tuple = ()
+
+
+def _object(pairs: list) -> _Object:
+    out = _Object(pairs)
+    if len(out) != len(pairs):
+        seen: set = set()
+        out.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+    return out
+
+
+class _LongInteger:
+    """An integer literal of more than MAX_INTEGER_DIGITS digits, never converted
+    (Python refuses past 4,300 digits, and slowly before)."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+
+def _integer(text: str):
+    digits = len(text.lstrip("-"))
+    return _LongInteger(digits) if digits > MAX_INTEGER_DIGITS else int(text)
+
+
+def read_card_json(raw: bytes | str) -> Any:
+    """The JSON value of a card file, within the limits of the module doc;
+    InterchangeError names the JSON path (or says what is too large).
+    json.JSONDecodeError (with its line and column) for text that is not JSON."""
+    from .compiler.limits import MAX_TOKENS
+    if len(raw) > MAX_JSON_BYTES:
+        raise InterchangeError(f"$: the file is {len(raw):,} bytes; a card's JSON is at most {MAX_JSON_BYTES:,}")
+    try:
+        data = json.loads(raw, object_pairs_hook=_object, parse_int=_integer)
+    except RecursionError:
+        raise InterchangeError(f"$: nested more than {MAX_JSON_DEPTH} levels deep") from None
+    count, stack = 0, [(data, "$", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        count += 1
+        if count > MAX_TOKENS:
+            raise InterchangeError(f"$: more than {MAX_TOKENS:,} values; a card has at most that many tokens")
+        if depth > MAX_JSON_DEPTH:
+            raise InterchangeError(f"{path}: nested more than {MAX_JSON_DEPTH} levels deep")
+        if isinstance(item, _LongInteger):
+            raise InterchangeError(f"{path}: an integer of {item.digits} digits; a card's whole numbers "
+                                   f"have at most {MAX_INTEGER_DIGITS}")
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) > 2 ** 53:
+            raise InterchangeError(f"{path}: {item} is too large a whole number for a card")
+        if isinstance(item, dict):
+            if getattr(item, "duplicates", ()):
+                raise InterchangeError(f"{path}: the key {json.dumps(item.duplicates[0])} is given twice")
+            stack.extend((v, f"{path}.{k}", depth + 1) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
+    return data
 
 
 # ---- AST -> JSON -----------------------------------------------------------------
@@ -413,6 +485,7 @@ def import_card(data: Any) -> str:
     for path, value in _numbers(doc.model_dump(mode="python")):
         if not math.isfinite(value):
             raise InterchangeError(f"{path}: not a finite number")
+    _refuse_reserved(doc)
     card = A.Card(_NOWHERE, doc.name, _NOWHERE, doc.title, tuple(_ast_statements(doc)))
     text = format_card(card)
     parsed, diags = parse_source(text, f"{doc.name}.sci")
@@ -425,6 +498,17 @@ def import_card(data: Any) -> str:
         raise InterchangeError(f"{_first_difference(want, got)}: this value cannot be written in a card "
                                "as given (e.g. text indented on every line, or a unit with a `]`)")
     return text
+
+
+def _refuse_reserved(doc: CardDocument) -> None:
+    """A declared name lint would refuse (`law`, `sin`, `pi`) is refused here, naming its path."""
+    from .compiler.checker import reserved_kind
+    for group in ("inputs", "outputs", "params", "lets"):
+        for i, item in enumerate(getattr(doc, group)):
+            kind = reserved_kind(item.name)
+            if kind:
+                raise InterchangeError(f"$.{group}[{i}].name: {item.name!r} is a {kind} of the language; "
+                                       "a card cannot declare it")
 
 
 _UNION_TAGS = {"range", "log", "integer", "set", "scale", "rebalance", "let", "law", "generated", "explicit",

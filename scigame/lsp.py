@@ -14,6 +14,7 @@ Columns are counted in characters, as the checker counts them.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import fields, is_dataclass
 from typing import Optional
 
@@ -189,7 +190,11 @@ def serve() -> None:  # pragma: no cover - exercised through a subprocess in tes
 
     from . import __version__
 
-    server = LanguageServer("scigame", __version__)
+    from .lsp_framing import FramedInput, one_line_logs, protocol_class
+
+    one_line_logs()
+
+    server = LanguageServer("scigame", __version__, protocol_cls=protocol_class())  # see lsp_framing.py
 
     def publish(uri: str) -> None:
         doc = server.workspace.get_text_document(uri)
@@ -232,4 +237,4 @@ def serve() -> None:  # pragma: no cover - exercised through a subprocess in tes
                           range=T.Range(start=T.Position(line=span.line - 1, character=span.column - 1),
                                         end=T.Position(line=span.end_line - 1, character=span.end_column - 1)))
 
-    server.start_io()
+    server.start_io(stdin=FramedInput(sys.stdin.buffer))  # any header survives (lsp_framing.py)

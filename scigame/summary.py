@@ -130,8 +130,13 @@ def form_credit(row: dict) -> float | None:
     record = row.get("record")
     if not record:
         return None
-    outcome = json.loads(record).get("outcome") or {}
-    return outcome.get("form_credit")
+    try:
+        data = json.loads(record)
+    except (ValueError, TypeError, RecursionError):
+        return None  # a damaged record: the report names it (Store.read_episode)
+    outcome = (data.get("outcome") if isinstance(data, dict) else None) or {}
+    value = outcome.get("form_credit") if isinstance(outcome, dict) else None
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def mean_form_credit(rows: list[dict]) -> float | None:
@@ -179,8 +184,9 @@ def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None 
     writer = csv.DictWriter(buf, fieldnames=list(dict.fromkeys([*COLUMNS, *(k for r in table for k in r)])))
     writer.writeheader()
     writer.writerows(table)
-    (folder / "summary.csv").write_text(buf.getvalue())
-    (folder / "summary.json").write_text(json.dumps(
+    from .compiler.atomic import write_atomic
+    write_atomic(folder / "summary.csv", buf.getvalue())
+    write_atomic(folder / "summary.json", json.dumps(
         {"groups": table, "collections": by_collection(table),
          "failure_modes": failure_counts(rows), "usage": usage_table(rows),
          **({"spend": spend} if spend is not None else {})}, indent=2))
