@@ -77,7 +77,9 @@ def apply_set(c: "_Checker", s: Applied, m: A.SetMutation) -> Applied:
         c.report.set_unit(m.value.span, m.name, old_dim, DIMENSIONLESS)
         return s
     dim = {"dim": unit.dim} if m.unit is not None else {}
-    return s.add("set", m, mutation_text(m), s.env.with_param(m.name, m.value.value * unit.si_factor, **dim))
+    exact = m.value.exact if unit.si_factor == 1.0 else None
+    return s.add("set", m, mutation_text(m),
+                 s.env.with_param(m.name, m.value.value * unit.si_factor, exact=exact, **dim))
 
 
 @_on_param

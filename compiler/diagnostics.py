@@ -168,7 +168,11 @@ class Reporter:
         return self.error("E104", span, message, hints=[hint, advice])
 
     @_kind("E103", "invalid number")
-    def bad_number(self, span: Span, text: str):
+    def bad_number(self, span: Span, text: str, ratio: bool = False):
+        if ratio:
+            return self.error("E103", span, f"`{text}` is not a fraction of two whole numbers with a "
+                                            "non-zero denominator",
+                              hints=["write an exact value as `P/Q` with whole P and Q, e.g. `1/3`"])
         return self.error("E103", span, f"`{text}` is not a finite number")
 
     # -- E2xx: names ----------------------------------------------------------
@@ -262,10 +266,30 @@ class Reporter:
 
     # -- E4xx: units and dimensions -------------------------------------------
     @_kind("E400", "unknown unit")
-    def unknown_unit(self, span: Span, text: str, reason: str, suggestions: Sequence[str] = ()):
+    def unknown_unit(self, span: Span, text: str, reason: str, suggestions: Sequence[str] = (),
+                     defined_later: Span | None = None):
+        """`defined_later`: a `unit` statement after this place that defines a name used here."""
+        if defined_later is not None:
+            return self.error("E400", span, f"unknown unit `[{text}]`: it uses a unit the card defines "
+                                            "only further down",
+                              related=[(defined_later, "defined here")],
+                              hints=["move the `unit` statement above its first use"])
         hints = [f"did you mean `{s}`?" for s in suggestions[:1]]
         hints.append("units use pint's syntax, e.g. `m^3 kg^-1 s^-2` or `J/(mol*K)`; `1` is dimensionless")
+        if text.strip().isidentifier():
+            hints.append('a card may define its own unit: `unit solar_mass = 1.98847e30 [kg] "nominal solar mass"`')
         return self.error("E400", span, f"unknown unit `[{text}]`: {reason}", hints=hints)
+
+    @_kind("E411", "bad unit definition")
+    def bad_unit_definition(self, span: Span, name: str, reason: str, value: str = ""):
+        """`reason`: known (pint already has a unit of that name) or value (not positive)."""
+        if reason == "known":
+            return self.error("E411", span, f"`unit {name}`: `{name}` is already a unit, so the card "
+                                            "cannot define it again",
+                              hints=[f"use `[{name}]` as it is, or choose another name, e.g. `{name}_card`"])
+        return self.error("E411", span, f"`unit {name}`: its size `{value}` must be a positive number",
+                          hints=["a unit is a positive multiple of another, e.g. "
+                                 "`unit solar_mass = 1.98847e30 [kg]`"])
 
     @_kind("E401", "offset unit")
     def offset_unit(self, span: Span, text: str):
@@ -278,7 +302,8 @@ class Reporter:
                  related=()):
         """`where`: operator (`+`, `-`), function (its name) or constraint (its comparison)."""
         from .units import describe_dim
-        what = f"the constraint's `{symbol}`" if where == "constraint" else f"`{symbol}`"
+        what = {"constraint": f"the constraint's `{symbol}`",
+                "where": f"the `{symbol}` of a law's `where`"}.get(where, f"`{symbol}`")
         return self.error(
             "E402", span,
             f"{what} needs operands of the same dimension, but the left is "
@@ -494,11 +519,25 @@ class Reporter:
 
     # -- E7xx: numeric checks ---------------------------------------------------
     @_kind("E700", "law undefined on the domain")
-    def undefined_law(self, span: Span, output: str, env: str, infinite: bool, example: str, related=()):
+    def undefined_law(self, span: Span, output: str, env: str, infinite: bool, example: str, related=(),
+                      declared: bool = False):
+        """`declared`: the law has a `where`, and this point satisfies it."""
         why = "infinite" if infinite else "undefined (not a real number)"
+        if declared:
+            return self.error("E700", span, f"law {output} ({env}) is {why} at {example}, where its `where` "
+                                            "says it has a value",
+                              hints=["widen the `where` condition so that it excludes these inputs"],
+                              related=related)
         return self.error("E700", span, f"law {output} ({env}) is {why} on the domain, e.g. at {example}",
-                          hints=["narrow the input domain or add a constraint that excludes these inputs"],
+                          hints=["narrow the input domain or add a constraint that excludes these inputs, "
+                                 'or say where the law has no value: `law ... where COND "REASON"`'],
                           related=related)
+
+    @_kind("E704", "law has no value anywhere on the domain")
+    def nowhere_defined(self, span: Span, output: str, env: str, condition: str):
+        return self.error("E704", span, f"law {output} ({env}) has no value anywhere on the domain: "
+                                        f"`{condition}` holds at none of the probed inputs",
+                          hints=["check the direction of the comparison in `where`"])
 
     @_kind("E701", "counterfactual indistinguishable")
     def indistinguishable(self, span: Span, label: str, passing: Sequence[tuple[str, str, float]], points: int):
@@ -511,7 +550,12 @@ class Reporter:
                           hints=["make the mutation larger, or tighten the outputs' tolerances"])
 
     @_kind("E702", "constraints exclude the domain")
-    def constraints_exclude_domain(self, span: Span, why: str):
+    def constraints_exclude_domain(self, span: Span, why: str, where: bool = False):
+        """`where`: it is the laws' `where` conditions of both worlds together that leave nothing."""
+        if where:
+            return self.error("E702", span, f"the two worlds both have a value almost nowhere on the domain "
+                                            f"(by their laws' `where`): {why}",
+                              hints=["change the counterfactual so that its `where` overlaps the original's"])
         return self.error("E702", span, f"the constraints leave (almost) no legal experiments: {why}; this one rejects the most",
                           hints=["check the direction of each constraint's comparison"])
 

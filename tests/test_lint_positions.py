@@ -144,6 +144,14 @@ POSITIONS = [
     ("W402_param_in_background", "W402", 9, 43, 'G * m1'),
     ("W402_param_in_constraint", "W402", 23, 22, 'R  "the'),
     ("W403_needless_magnitude", "W403", 26, 5, 'magnitude differs'),
+    # issue #28: `where`, card units, exact values
+    ("E411_unit_already_known", "E411", 13, 8, 'au ='),
+    ("E411_unit_not_positive", "E411", 13, 15, '0 [kg]'),
+    ("E400_unit_defined_later", "E400", 13, 13, '[lump]'),
+    ("E103_ratio_zero_denominator", "E103", 18, 13, '2/0'),
+    ("E704_where_excludes_domain", "E704", 21, 35, 'r < 0.1'),
+    ("E700_where_too_wide", "E700", 21, 3, 'law F'),
+    ("E402_where_sides", "E402", 21, 35, 'r > m1'),
 ]
 
 #: Rows whose expected place lint misses today (see each reason).
