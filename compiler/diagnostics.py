@@ -354,8 +354,22 @@ class Reporter:
                    "to change its unit"])
 
     @_kind("E408", "rebalance cannot be solved")
-    def rebalance_failed(self, span: Span, name: str, reason: str):
-        """`reason`: conflict (the laws ask for different units) or no_effect."""
+    def rebalance_failed(self, span: Span, name: str, reason: str, group: Sequence[str] = (),
+                         fix: str | None = None, related=()):
+        """`reason`: conflict (the laws ask for different units), no_effect, or
+        underdetermined (the units of `group` are fixed only together; `fix`
+        is a param whose keeping fixed determines the others)."""
+        if reason == "underdetermined":
+            names = ", ".join(f"`{n}`" for n in group[:-1]) + f" and `{group[-1]}`"
+            others = [f"`{n}`" for n in group if n != fix]
+            hints = ([f"keep `{fix}` as it is (drop `rebalance {fix}`): the laws then fix the unit"
+                      f"{'s' if len(others) > 1 else ''} of " + (", ".join(others[:-1]) + " and " + others[-1]
+                                                                   if len(others) > 1 else others[0])]
+                     if fix else [])
+            hints.append(f"rebalance {len(group) - 1} of the {len(group)}; any {len(group) - 1} will do")
+            return self.error("E408", span, f"`rebalance {name}`: the rebalance is under-determined: the laws "
+                                            f"fix the units of {names} only together, so many choices "
+                                            "balance them", hints=hints, related=related)
         why = {"conflict": "the laws ask for different units; no single unit balances them all",
                "no_effect": f"the unit of `{name}` does not affect whether any law balances, so there "
                             "is nothing to rebalance"}[reason]
@@ -370,7 +384,8 @@ class Reporter:
     def bad_reference(self, span: Span, name: str, reason: str, ref: str = "", **detail):
         """`reason` (and its `detail`): second (first=the param already fixing
         one), not_input (kind, suggestion), twice, outside (value, outside),
-        unit (own, unit, dim), constraint (where, constraint), unsolvable (where, why)."""
+        unit (own, unit, dim), constraint (where, constraint), unsolvable (where, why),
+        zero (where, output, suggestion: a point where that output is not 0)."""
         from .units import describe_dim
         d = detail.get
         why, hints = {
@@ -391,6 +406,10 @@ class Reporter:
             "constraint": lambda: (f"the reference point {d('where')} breaks the constraint `{d('constraint')}`",
                                    ["choose a reference point that players could ask for"]),
             "unsolvable": lambda: (f"at {d('where')}, {d('why')}", []),
+            "zero": lambda: (f"at {d('where')}, output `{d('output')}` of the counterfactual is 0 whatever the "
+                             f"value of `{name}`, so no value of it can make the worlds agree there",
+                             [f"choose another reference point, e.g. {d('suggestion')}" if d("suggestion")
+                              else "choose another reference point, where the counterfactual's output is not 0"]),
         }[reason]()
         return self.error("E410", span, f"`rebalance {name} at ...`: {why}", hints=hints)
 

@@ -37,14 +37,20 @@ _NAMED = ("force", "energy", "power", "pressure", "velocity", "acceleration",
 
 def snap(exponent: float | Fraction | int) -> Fraction:
     """An exponent as an exact fraction; floats within 1e-9 of a simple
-    fraction (denominator <= 1000) become that fraction."""
-    if isinstance(exponent, Fraction):
-        return exponent
+    fraction (denominator <= 1000) become that fraction. So does a Fraction
+    of a large denominator that close to one: sums of the decimals that
+    stand for irrational exponents (`n * exp(1)`) leave residues such as
+    1e-16, which are rounding, not dimension. An exact fraction further from
+    every simple one (`1/1234`) is kept as it is."""
     if isinstance(exponent, int):
         return Fraction(exponent)
+    if isinstance(exponent, Fraction) and exponent.denominator <= 1000:
+        return exponent
     simple = Fraction(exponent).limit_denominator(1000)
-    if abs(float(simple) - exponent) <= 1e-9 * max(1.0, abs(exponent)):
+    if abs(float(simple) - float(exponent)) <= 1e-9 * max(1.0, abs(float(exponent))):
         return simple
+    if isinstance(exponent, Fraction):
+        return exponent
     return Fraction(repr(float(exponent)))
 
 

@@ -152,6 +152,8 @@ POSITIONS = [
     ("E704_where_excludes_domain", "E704", 21, 35, 'r < 0.1'),
     ("E700_where_too_wide", "E700", 21, 3, 'law F'),
     ("E402_where_sides", "E402", 21, 35, 'r > m1'),
+    ("E408_rebalance_underdetermined", "E408", 20, 5, 'rebalance a'),
+    ("E410_reference_counterfactual_zero", "E410", 18, 5, 'rebalance k at'),
 ]
 
 #: Rows whose expected place lint misses today (see each reason).
