@@ -132,8 +132,8 @@ class Reporter:
 
     # -- E1xx: syntax ---------------------------------------------------------
     @_kind("E100", "syntax error")
-    def syntax(self, span: Span, message: str, hints: Sequence[str] = ()):
-        return self.error("E100", span, message, hints=hints)
+    def syntax(self, span: Span, message: str, hints: Sequence[str] = (), related=()):
+        return self.error("E100", span, message, hints=hints, related=related)
 
     @_kind("E101", "invalid escape in a string")
     def bad_escape(self, span: Span, escape: str, more: int = 0):

@@ -167,7 +167,27 @@ def _expected(exc: UnexpectedInput) -> set[str]:
     return set(getattr(exc, "expected", None) or ())
 
 
+def _recognised(source: SourceText, exc: UnexpectedInput):
+    """A newcomer mistake recognised around the error (see syntax_hints.py), or None."""
+    from .syntax_hints import recognise
+    token = getattr(exc, "token", None)
+    if isinstance(exc, UnexpectedCharacters):
+        span = Span(exc.line, exc.column, exc.line, exc.column + 1)
+    elif token is None or token.type == "$END":
+        lines = source.text.split("\n")
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+        span = Span(len(lines), len(lines[-1].rstrip("\r")) + 1, len(lines), len(lines[-1].rstrip("\r")) + 2)
+    else:
+        span = Span(token.line, token.column, token.end_line or token.line, token.end_column or token.column + 1)
+    return recognise(source, exc, _expected(exc) if not isinstance(exc, UnexpectedCharacters) else set(), span)
+
+
 def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
+    found = _recognised(source, exc)
+    if found is not None:
+        report.syntax(found.span, found.message, hints=found.hints, related=found.related)
+        return
     line, column = max(getattr(exc, "line", 1) or 1, 1), max(getattr(exc, "column", 1) or 1, 1)
     if isinstance(exc, UnexpectedCharacters):
         char = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else ""

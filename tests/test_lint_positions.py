@@ -154,6 +154,13 @@ POSITIONS = [
     ("E402_where_sides", "E402", 21, 35, 'r > m1'),
     ("E408_rebalance_underdetermined", "E408", 20, 5, 'rebalance a'),
     ("E410_reference_counterfactual_zero", "E410", 18, 5, 'rebalance k at'),
+    ("E100_double_star_power", "E100", 21, 26, '**n'),
+    ("E100_unit_after_number_without_brackets", "E100", 19, 23, 'm^3 kg'),
+    ("E100_unclosed_parenthesis", "E100", 21, 25, '(r^n'),
+    ("E100_unclosed_counterfactual_brace", "E100", 23, 38, '{'),
+    ("E100_equality_in_constraint", "E100", 18, 17, '== m2'),
+    ("E100_missing_opening_quote", "E100", 15, 36, 'centre-to'),
+    ("E100_unclosed_unit_bracket", "E100", 19, 23, '[m^3'),
 ]
 
 #: Rows whose expected place lint misses today (see each reason).
