@@ -392,8 +392,18 @@ class _Checker(CounterfactualChecks):
             unit_text = sym.node.unit.text if sym.node.unit else "1"
             typer.same(typed.dim, sym.dim, f"law {name}",
                        lambda typed=typed, law=law, sym=sym, unit_text=unit_text: report.law_mismatch(
-                           law.expr.span, law.name, unit_text, typed.dim, sym.dim, env.note))
+                           law.expr.span, law.name, unit_text, typed.dim, sym.dim, env.note,
+                           hints=self.law_hints(env, law, typed.dim, sym.dim, solve)))
         return Typed(typer.typed_lets, laws, tuple(typer.equations), wheres)
+
+    def law_hints(self, env: EnvState, law: A.Law, got: Dim, want: Dim, solving: bool) -> list[str]:
+        """Which factor to change in a law that does not balance: for the
+        original's laws and a law the counterfactual block writes (a law a
+        mutation unbalanced gets the block's own hint, `rebalance`)."""
+        if solving or not (env.name == "original" or law is not self.laws.get(law.name)):
+            return []
+        from .law_hints import law_mismatch_hints
+        return law_mismatch_hints(self, env, law, got, want)
 
     def typed_condition(self, typer: Typer, w: A.Where, report: Reporter, note: Optional[str]) -> ConstraintModel:
         """The typed `where` of a law: both sides of one dimension, like a

@@ -161,6 +161,7 @@ POSITIONS = [
     ("E100_equality_in_constraint", "E100", 18, 17, '== m2'),
     ("E100_missing_opening_quote", "E100", 15, 36, 'centre-to'),
     ("E100_unclosed_unit_bracket", "E100", 19, 23, '[m^3'),
+    ("E403_factor_divides_instead_of_multiplies", "E403", 21, 11, 'G * m1 /'),
 ]
 
 #: Rows whose expected place lint misses today (see each reason).
