@@ -19,7 +19,7 @@ from . import ast as A
 from .checkutil import closure, first_suggestion, mutation_text, outside_domain, walk
 from .diagnostics import point_text
 from .printer import format_expr
-from .sampling import holds
+from .sampling import domain_middle, holds
 from .reference import ReferenceUnsolvable, solve_factor, world_outputs
 from .source import SourceText, Span
 from .units import format_si_unit
@@ -253,17 +253,10 @@ def _at_share(d: A.Domain, share: float) -> Optional[float]:
 
 
 def _middle(d: A.Domain) -> float:
-    """The middle of a domain: geometric for `log`, a whole number for
-    `integer`, the middle listed value (the lower of two) for a set."""
+    """The middle of a domain (sampling.domain_middle)."""
     if isinstance(d, A.SetDomain):
-        values = sorted(v.value for v in d.values)
-        return values[(len(values) - 1) // 2]
-    lo, hi = d.lo.value, d.hi.value
-    if d.kind == "log":
-        return math.sqrt(lo * hi)
-    if d.kind == "integer":
-        return float(min(max(math.floor((lo + hi) / 2), math.ceil(lo)), math.floor(hi)))
-    return (lo + hi) / 2
+        return domain_middle("set", 0.0, 0.0, [v.value for v in d.values])
+    return domain_middle(d.kind, d.lo.value, d.hi.value)
 
 
 def _names_in_order(e: A.Expr) -> list[A.Name]:

@@ -242,7 +242,7 @@ def _unclosed_unit(site: ErrorSite) -> Optional[Recognised]:
 
 
 DETECTORS: tuple[Callable[[ErrorSite], Optional[Recognised]], ...] = (
-    _double_star, _unit_without_brackets, _equality, _missing_opening_quote, _unclosed_string,
+    _double_star, _missing_opening_quote, _unit_without_brackets, _equality, _unclosed_string,
     _unclosed_unit, _unclosed_bracket)
 
 
