@@ -103,9 +103,7 @@ class _Checker(CounterfactualChecks):
                 self.report.offset_unit(ref.span, ref.text)
             else:
                 later = [d for d in self.unit_definitions if d.name in words and d.name not in before]
-                self.report.unknown_unit(ref.span, ref.text, str(exc),
-                                         suggest(ref.text, [*self.card_units, *known_unit_names()])
-                                         if ref.text.isidentifier() else [],
+                self.report.unknown_unit(ref.span, ref.text, str(exc), _close_units(ref.text, self.card_units),
                                          defined_later=later[0].span if later else None)
             unit = None
         self.units[ref] = unit
@@ -466,6 +464,18 @@ class _Checker(CounterfactualChecks):
                 self.report.unused_param(sym.span, sym.name)
             elif sym.kind == "let":
                 self.report.unused_let(sym.span, sym.name)
+
+
+def _close_units(text: str, card_units) -> list[str]:
+    """A unit name close to an unknown one: for names longer than four
+    letters only a close match (`solar_mass` is not `planck_mass`)."""
+    import difflib
+    if not text.isidentifier():
+        return []
+    found = suggest(text, [*card_units, *known_unit_names()])
+    cutoff = 0.6 if len(text) <= 4 else 0.75
+    return [s for s in found if s.lower() == text.lower()
+            or difflib.SequenceMatcher(None, s.lower(), text.lower()).ratio() >= cutoff]
 
 
 def check_card(card: A.Card, source: SourceText, report: Reporter) -> Optional[CheckedCard]:

@@ -304,11 +304,14 @@ class Reporter:
         from .units import describe_dim
         what = {"constraint": f"the constraint's `{symbol}`",
                 "where": f"the `{symbol}` of a law's `where`"}.get(where, f"`{symbol}`")
+        ratio = left / right
+        hints = [f"the left is the right's dimension times {describe_dim(ratio)}: multiply the right by a "
+                 "quantity of that dimension (a param with that unit, say) or divide the left by one"]
         return self.error(
             "E402", span,
             f"{what} needs operands of the same dimension, but the left is "
             f"{describe_dim(left)} and the right is {describe_dim(right)}",
-            notes=[env_note] if env_note else [], related=related)
+            notes=[env_note] if env_note else [], related=related, hints=hints)
 
     @_kind("E403", "law does not balance")
     def law_mismatch(self, span: Span, output: str, unit_text: str, got, want,

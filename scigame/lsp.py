@@ -123,6 +123,9 @@ def _expressions(model):
             yield env.name, e
         for e in env.laws.values():
             yield env.name, e
+        for w in env.where.values():
+            yield env.name, w.left
+            yield env.name, w.right
     for c in model.constraints:
         yield "both worlds", c.left
         yield "both worlds", c.right

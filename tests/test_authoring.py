@@ -407,3 +407,16 @@ def test_vim_opens_a_card_as_scigame_and_scilab_as_scilab(tmp_path, text, filety
                     "-c", "filetype on", "-c", f"e {path}", "-c", f"call writefile([&filetype], '{out}')",
                     "-c", "qa!"], timeout=60, check=False, stdin=subprocess.DEVNULL)
     assert out.read_text().strip() == filetype
+
+
+def test_the_strict_matcher_reads_the_exact_rational():
+    import sympy
+    from scigame.compiler.trees import law_tree
+    from scigame.symbolic import tree_to_sympy
+    text = GRAVITATION.replace("set n = 3", "set n = 1/1234567")
+    card = check_source(text, "gravitation.sci").card
+    assert card is not None
+    symbols = {s.name: sympy.Symbol(s.name, positive=True) for s in card.inputs}
+    law = tree_to_sympy(law_tree(card, card.counterfactual, "F"), symbols, exact=True)
+    exponents = {p.exp for p in law.atoms(sympy.Pow) if p.base == symbols["r"]}
+    assert sympy.Rational(-1, 1234567) in exponents, exponents
