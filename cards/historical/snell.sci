@@ -23,8 +23,7 @@ card snell "Snell's law of refraction" {
   param n1 = 1.50   "refractive index of the glass"
   param n2 = 1.000  "refractive index of air"
 
-  law theta2 = asin(n1 * sin(theta1) / n2)
-    where n1 * sin(theta1) <= n2 "total internal reflection: no refracted ray"
+  law theta2 = asin(n1 * sin(theta1) / n2) where n1 * sin(theta1) <= n2 "total internal reflection: no refracted ray"
 
   # mutation kind: replaced law
   # worlds: counterfactual / original output ratio over the evaluation set
