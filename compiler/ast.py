@@ -509,16 +509,8 @@ class _Builder:
                          self.unit(self.find(ch, "unit")), self.description(ch))
         if kind == "let":
             return Let(*self.named(span, ch), self.expr(ch[1]))
-        if kind == "law":
-            return Law(*self.named(span, ch), self.expr(ch[1]))
-        if kind == "law_where":
-            left, op, right, reason = ch[2], ch[3], ch[4], ch[5]
-            where = Where(Span.of(left).to(Span.of(reason)), self.expr(left), str(op), self.expr(right),
-                          self.string(reason), Span.of(reason))
-            return Law(*self.named(span, ch), self.expr(ch[1]), where)
-        if kind == "unit_definition":
-            return UnitDefinition(*self.named(span, ch), self.literal(ch[1]),
-                                  self.unit(self.find(ch, "unit")), self.description(ch))
+        if kind in ("law", "law_where", "unit_definition"):
+            return self.version_two(tree)
         if kind == "constraint":
             return Constraint(span, self.expr(ch[0]), str(ch[1]), self.expr(ch[2]), self.description(ch))
         if kind == "counterfactual":
@@ -547,6 +539,19 @@ class _Builder:
             return Adaptive(span, self.number_token(ch[0]),
                             self.number_token(steps.children[0]) if steps else None)
         raise AssertionError(f"unexpected statement {kind}")
+
+    def version_two(self, tree: Tree) -> Statement:
+        """`law` (with or without `where`) and `unit` statements."""
+        kind, ch, span = tree.data, tree.children, Span.of(tree)
+        if kind == "unit_definition":
+            return UnitDefinition(*self.named(span, ch), self.literal(ch[1]),
+                                  self.unit(self.find(ch, "unit")), self.description(ch))
+        if kind == "law":
+            return Law(*self.named(span, ch), self.expr(ch[1]))
+        left, op, right, reason = ch[2], ch[3], ch[4], ch[5]
+        where = Where(Span.of(left).to(Span.of(reason)), self.expr(left), str(op), self.expr(right),
+                      self.string(reason), Span.of(reason))
+        return Law(*self.named(span, ch), self.expr(ch[1]), where)
 
     def mutation(self, tree: Tree) -> Mutation:
         kind, ch, span = tree.data, tree.children, Span.of(tree)
