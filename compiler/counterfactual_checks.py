@@ -19,7 +19,8 @@ from . import ast as A
 from .checkutil import closure, first_suggestion, mutation_text, outside_domain, walk
 from .diagnostics import point_text
 from .printer import format_expr
-from .sampling import domain_middle, holds
+from .model import domain_middle
+from .sampling import holds
 from .reference import ReferenceUnsolvable, solve_factor, world_outputs
 from .source import SourceText, Span
 from .units import format_si_unit

@@ -8,6 +8,7 @@ against it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
@@ -137,6 +138,20 @@ def evaluate(expr: TExpr, values: Mapping[str, object]):
 # ---- the card -------------------------------------------------------------------
 
 
+def domain_middle(kind: str, lo: float, hi: float, values=()) -> float:
+    """The middle of a domain: geometric for `log` (the middle of what is
+    sampled), a whole number for `integer`, the middle listed value (the
+    lower of two) for a set."""
+    if kind == "set":
+        ordered = sorted(values)
+        return ordered[(len(ordered) - 1) // 2]
+    if kind == "log":
+        return math.sqrt(lo * hi)
+    if kind == "integer":
+        return float(min(max(math.floor((lo + hi) / 2), math.ceil(lo)), math.floor(hi)))
+    return (lo + hi) / 2
+
+
 @dataclass(frozen=True)
 class InputModel:
     name: str
@@ -147,6 +162,11 @@ class InputModel:
     values: tuple[float, ...]  # for kind == "set"
     description: str
     span: Span
+
+    @property
+    def middle(self) -> float:
+        """The middle of the domain in the declared unit (see `domain_middle`)."""
+        return domain_middle(self.kind, self.lo, self.hi, self.values)
 
 
 @dataclass(frozen=True)

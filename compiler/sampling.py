@@ -33,25 +33,6 @@ def from_unit(spec: InputModel, u: np.ndarray) -> np.ndarray:
     return values[np.minimum((u * len(values)).astype(int), len(values) - 1)]
 
 
-def domain_middle(kind: str, lo: float, hi: float, values=()) -> float:
-    """The middle of a domain: geometric for `log` (the middle of what is
-    sampled), a whole number for `integer`, the middle listed value (the
-    lower of two) for a set."""
-    if kind == "set":
-        ordered = sorted(values)
-        return ordered[(len(ordered) - 1) // 2]
-    if kind == "log":
-        return math.sqrt(lo * hi)
-    if kind == "integer":
-        return float(min(max(math.floor((lo + hi) / 2), math.ceil(lo)), math.floor(hi)))
-    return (lo + hi) / 2
-
-
-def middle(spec: InputModel) -> float:
-    """The middle of an input's domain (declared unit), see `domain_middle`."""
-    return domain_middle(spec.kind, spec.lo, spec.hi, spec.values)
-
-
 def constraint_mask(card: CheckedCard, points: dict[str, np.ndarray]) -> np.ndarray:
     """True where every constraint of the card holds (points in declared units)."""
     n = len(next(iter(points.values()))) if points else 0

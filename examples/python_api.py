@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 from scigame import check_file, render
-from scigame.compiler.sampling import middle
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CARD = REPO / "cards" / "historical" / "gravitation.sci"
@@ -67,7 +66,7 @@ def main(argv: list[str]) -> int:
         point = {"m1": 100.0, "m2": 200.0, "r": 2.0}
     else:
         # the middle of each domain: geometric on a `log` domain, as it is sampled
-        point = {s.name: middle(s) for s in card.inputs}
+        point = {s.name: s.middle for s in card.inputs}
     print("\nexperiment: " + ", ".join(f"{k} = {v:g}" for k, v in point.items()))
 
     # evaluate() is the reference evaluator: inputs in declared units in,
@@ -81,7 +80,7 @@ def main(argv: list[str]) -> int:
     # Arrays work too: one call evaluates many experiments at once.
     first = card.inputs[0]
     sweep = dict(point)
-    sweep[first.name] = [first.lo, middle(first), first.hi]
+    sweep[first.name] = [first.lo, first.middle, first.hi]
     values = card.original.evaluate(card, sweep)
     out = card.outputs[0].name
     print(f"\noriginal {out} with {first.name} at its low, middle and high value: "

@@ -420,3 +420,12 @@ def test_the_strict_matcher_reads_the_exact_rational():
     law = tree_to_sympy(law_tree(card, card.counterfactual, "F"), symbols, exact=True)
     exponents = {p.exp for p in law.atoms(sympy.Pow) if p.base == symbols["r"]}
     assert sympy.Rational(-1, 1234567) in exponents, exponents
+
+
+def test_the_middle_of_a_log_domain_is_geometric():
+    text = GRAVITATION.replace("input  m1 [kg] in 1 .. 1000", "input  m1 [kg] in log 1 .. 1000")
+    card = check_source(text, "gravitation.sci").card
+    m1 = next(i for i in card.inputs if i.name == "m1")
+    assert m1.kind == "log" and m1.middle == pytest.approx(math.sqrt(1 * 1000), rel=1e-15)
+    m2 = next(i for i in card.inputs if i.name == "m2")
+    assert m2.middle == pytest.approx((1 + 1000) / 2, rel=1e-15)
