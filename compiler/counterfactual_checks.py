@@ -223,6 +223,12 @@ class CounterfactualChecks:
                 yield (kind, st.name, _string_part(self.source, st.span))
             elif isinstance(st, A.Constraint) and st.message:
                 yield ("message", "", _string_part(self.source, st.span))
+        laws = [st for st in self.card.statements if isinstance(st, A.Law)]
+        if self.counterfactual is not None:
+            laws += [m for m in self.counterfactual.mutations if isinstance(m, A.Law)]
+        for law in laws:
+            if law.where is not None:
+                yield ("reason", law.name, law.where.reason_span)
 
 
 # ---- helpers --------------------------------------------------------------------

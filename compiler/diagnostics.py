@@ -663,11 +663,14 @@ class Reporter:
     @_kind("W402", "hidden param named in text players see")
     def visible_param(self, span: Span, name: str, place: str, detail: str = ""):
         """`place`: constraint (its text), meta (background or conditions),
-        input or output (the description of `detail`), or message (of a constraint)."""
+        input or output (the description of `detail`), message (of a constraint), or
+        reason (of the `where` of law `detail`)."""
         where = {"constraint": f"the constraint `{detail}`", "meta": f"the {detail}",
                  "input": f"the description of input `{detail}`",
                  "output": f"the description of output `{detail}`",
-                 "message": "the message of a constraint"}[place]
+                 "message": "the message of a constraint",
+                 "reason": f"the reason of the `where` of law `{detail}` (players see it when an "
+                           "experiment is refused)"}[place]
         return self.warning(
             "W402", span, f"{where} names the hidden param `{name}`: players see this text, so it "
             "reveals part of the law",

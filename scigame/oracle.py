@@ -140,8 +140,8 @@ def _broken(c, values: Mapping[str, np.ndarray], names: list[str], what: str,
         return []
     i = int(np.flatnonzero(~ok)[0])
     point = ", ".join(f"{n}={_fmt(values[n][i])}" for n in names)
-    if output is not None:
-        return [f"{output} has no value in this world at {point}: {c.message} (`{c.text}` does not hold)"]
+    if output is not None:  # the reason only: the condition may name hidden params
+        return [f"{output} has no value in this world at {point}: {c.message}"]
     return [f"{what} `{c.text}` does not hold at {point}" + (f": {c.message}" if c.message else "")]
 
 

@@ -162,6 +162,7 @@ POSITIONS = [
     ("E100_missing_opening_quote", "E100", 15, 36, 'centre-to'),
     ("E100_unclosed_unit_bracket", "E100", 19, 23, '[m^3'),
     ("E403_factor_divides_instead_of_multiplies", "E403", 21, 11, 'G * m1 /'),
+    ("W402_param_in_where_reason", "W402", 21, 62, 'G * m1 reaches'),
 ]
 
 #: Rows whose expected place lint misses today (see each reason).
