@@ -45,6 +45,7 @@ def checked_card(c: "_Checker", original: EnvState, orig_typed: Typed, cf: "Coun
         magnitude_span=c.magnitude.span if c.magnitude else None,
         law_spans={**{("original", n): law.span for n, law in original.laws.items()},
                    **{("counterfactual", n): law.span for n, law in cf.env.laws.items()}},
+        design_point_spans=c.design.point_spans if isinstance(c.design, A.DesignExplicit) else (),
     )
 
 

@@ -482,8 +482,12 @@ class Reporter:
     def bad_design(self, span: Span, reason: str, name: str = "", value: str = "",
                    outside: tuple | None = None, missing: Sequence[str] = ()):
         """`reason`: not_input, twice, outside (`outside` as `checkutil.outside_domain`
-        gives it) or missing (the inputs an experiment leaves out)."""
+        gives it), missing (the inputs an experiment leaves out) or undefined
+        (law `name` has no value there in world `value`, by its `where`)."""
         why = {"not_input": lambda: f"`{name}` is not an input",
+               "undefined": lambda: f"law {name} has no value at this experiment in the {value} "
+                                    f"world{'s' if ' and ' in value else ''} (its `where` does not hold), so "
+                                    "the oracle would refuse it",
                "twice": lambda: f"`{name}` is given twice in one experiment",
                "outside": lambda: f"{name} = {value} {outside_text(outside)}",
                "missing": lambda: "this experiment does not set " + ", ".join(f"`{m}`" for m in missing),

@@ -306,6 +306,8 @@ class CheckedCard:
     magnitude_span: Optional[Span] = None
     #: (environment, output) -> the span of the law in force there
     law_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
+    #: the span of each point of an explicit design (`fixed design { ... }`)
+    design_point_spans: tuple[Span, ...] = ()
 
     def environment(self, name: str) -> Environment:
         if name == "original":

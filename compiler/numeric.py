@@ -125,6 +125,7 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                                      declared=holds_here is not None)
     if not defined:
         return
+    _explicit_design_defined(card, report)
     try:
         ev = evaluation_set(card)
     except SamplingError as exc:  # both worlds have a value almost nowhere together
@@ -143,6 +144,22 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                                  card.evaluation_size)
     elif any(o.noise_rel is not None for o in card.outputs):
         _noise_check(card, report)
+
+
+def _explicit_design_defined(card: CheckedCard, report: Reporter) -> None:
+    """E508: an explicit Fixed design point where a law has no value by its
+    `where`, in either world (the oracle would refuse that experiment)."""
+    if card.design_method is not None or not card.design_points or not card.design_point_spans:
+        return
+    points = {s.name: np.array([p[s.name] for p in card.design_points], dtype=float) for s in card.inputs}
+    failing: dict[int, dict[str, list[str]]] = {}  # point -> output -> worlds
+    for env in (card.original, card.counterfactual):
+        for output, holds_here in env.defined(card, points).items():
+            for i in np.flatnonzero(~holds_here):
+                failing.setdefault(int(i), {}).setdefault(output, []).append(env.name)
+    for i, outputs in sorted(failing.items()):
+        output, worlds = next(iter(sorted(outputs.items())))
+        report.bad_design(card.design_point_spans[i], "undefined", output, " and ".join(worlds))
 
 
 #: The separation, in standard deviations of the noise, that the Fixed

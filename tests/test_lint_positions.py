@@ -162,6 +162,7 @@ POSITIONS = [
     ("E100_missing_opening_quote", "E100", 15, 36, 'centre-to'),
     ("E100_unclosed_unit_bracket", "E100", 19, 23, '[m^3'),
     ("E403_factor_divides_instead_of_multiplies", "E403", 21, 11, 'G * m1 /'),
+    ("E508_design_point_where_law_has_no_value", "E508", 27, 36, 'm1=10 m2=20 r=0.6'),
     ("W402_param_in_where_reason", "W402", 21, 62, 'G * m1 reaches'),
 ]
 
