@@ -182,7 +182,7 @@ def hover_text(text: str, line0: int, char0: int, path: str = "<string>") -> Opt
         let = next((e for w, e in _lets(model) if w == word[0]), None)
         if let is not None:
             return f"let `{word[0]}`: {describe_dim(let.dim)}"
-    return None
+    return partial_hover(text, line0, char0, path) if word is not None else None  # e.g. a card unit
 
 
 def partial_hover(text: str, line0: int, char0: int, path: str = "<string>") -> Optional[str]:

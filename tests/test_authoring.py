@@ -429,3 +429,11 @@ def test_the_middle_of_a_log_domain_is_geometric():
     assert m1.kind == "log" and m1.middle == pytest.approx(math.sqrt(1 * 1000), rel=1e-15)
     m2 = next(i for i in card.inputs if i.name == "m2")
     assert m2.middle == pytest.approx((1 + 1000) / 2, rel=1e-15)
+
+
+def test_hover_on_a_card_unit_of_a_card_that_checks():
+    from scigame.lsp import hover_text
+    index = KEPLER.index("[solar_mass]") + 3
+    line, char = KEPLER.count("\n", 0, index), index - (KEPLER.rfind("\n", 0, index) + 1)
+    assert check_source(KEPLER, "kepler.sci").ok
+    assert hover_text(KEPLER, line, char, "kepler.sci") == "unit `solar_mass` = 1.98847e+30 kg: [mass]"
