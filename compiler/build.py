@@ -106,7 +106,10 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
             name=env.name,
             params=[ParamSpec(name=p.name, value_si=p.value, unit=p.unit_text)
                     for p in env.params.values()],
-            laws=laws, law_text={k: tree_text(v) for k, v in laws.items()})
+            laws=laws, law_text={k: tree_text(v) for k, v in laws.items()},
+            where={o: ConstraintSpec(text=c.text, op=c.op, left=expr_tree(card, env, c.left),
+                                     right=expr_tree(card, env, c.right), message=c.message)
+                   for o, c in env.where.items()})
     return CompiledCardData(
         compiler_version=version, source_sha256=card.content_hash, source_path=card.path,
         name=card.name, title=card.title, collection=card.collection, field=card.field,

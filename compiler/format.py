@@ -147,6 +147,12 @@ def _output(s: A.Output) -> list[Cell]:
             ("output.spec", spec), ("desc", _desc(s.description))]
 
 
+def _where(w: Optional[A.Where]) -> str:
+    if w is None:
+        return ""
+    return f" where {format_expr(w.left)} {w.op} {format_expr(w.right)} {string_literal(w.reason)}"
+
+
 def _param(s: A.Param) -> list[Cell]:
     return [("param.kw", "param"), ("param.name", s.name), (None, "="),
             ("param.value", _with_unit(s.value.text, s.unit)), ("desc", _desc(s.description))]
@@ -167,7 +173,9 @@ _CELLS: dict[type, Callable[..., list[Cell]]] = {
     A.Output: _output,
     A.Param: _param,
     A.Let: lambda s: [(None, f"let {s.name} = {format_expr(s.expr)}")],
-    A.Law: lambda s: [(None, f"law {s.name} = {format_expr(s.expr)}")],
+    A.Law: lambda s: [(None, f"law {s.name} = {format_expr(s.expr)}" + _where(s.where))],
+    A.UnitDefinition: lambda s: [(None, f"unit {s.name} = {_with_unit(s.value.text, s.unit)}"),
+                                 ("desc", _desc(s.description))],
     A.Constraint: lambda s: [(None, f"constraint {format_expr(s.left)} {s.op} {format_expr(s.right)}"),
                              ("desc", _desc(s.message))],
     A.SetMutation: lambda s: [(None, f"set {s.name} = {_with_unit(s.value.text, s.unit)}")],

@@ -23,7 +23,7 @@ import numpy as np
 import json
 
 from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
-from .oracle import Rejection, add_noise, check_proposal, quantize
+from .oracle import Rejection, add_noise, check_defined, check_proposal, quantize
 
 ENVIRONMENTS = ("original", "counterfactual")
 
@@ -190,6 +190,7 @@ class CompiledCard:
         _check_env(env)
         wanted = list(outputs) if outputs is not None else None
         values = check_proposal(self.data, inputs, wanted)
+        check_defined(self.data, env, values, wanted)
         result = self.run_kernel(env, values)
         # by rule, a point where the law is not a finite number is a rejected observation
         _refuse_non_finite(result, values, wanted, "")

@@ -86,16 +86,39 @@ class OutputDoc(_Doc):
     description: str = ""
 
 
+#: An exact rational of `param` and `set` (`param k = 2/3`), as its `.sci` text.
+Ratio = Annotated[str, Field(pattern=r"^-?\d+/\d+$", description="an exact fraction, e.g. \"2/3\"")]
+
+
 class ParamDoc(_Doc):
+    name: Name
+    value: Union[float, Ratio]
+    unit: Unit = None
+    description: str = ""
+
+
+class UnitDefinitionDoc(_Doc):
+    """`unit NAME = VALUE [UNIT] "DESC"`: a unit the card defines."""
+
     name: Name
     value: float
     unit: Unit = None
     description: str = ""
 
 
+class WhereDoc(_Doc):
+    """`where LEFT OP RIGHT "REASON"`: where a law has a value."""
+
+    left: Expression
+    op: Literal["<", "<=", ">", ">="]
+    right: Expression
+    reason: str
+
+
 class Definition(_Doc):
     name: Name
     expr: Expression
+    where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
 
 
 class ConstraintDoc(_Doc):
@@ -108,7 +131,7 @@ class ConstraintDoc(_Doc):
 class SetDoc(_Doc):
     kind: Literal["set"]
     name: Name
-    value: float
+    value: Union[float, Ratio]
     unit: Unit = None
 
 
@@ -139,6 +162,7 @@ class ReplaceDoc(_Doc):
     kind: Literal["let", "law"]
     name: Name
     expr: Expression
+    where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
 
 
 MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc, MagnitudeDoc],
@@ -187,6 +211,7 @@ class CardDocument(_Doc):
     preprint: Optional[str] = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
     background: Optional[str] = None
     conditions: list[str] = []
+    units: list[UnitDefinitionDoc] = []
     inputs: list[InputDoc] = []
     outputs: list[OutputDoc] = []
     constraints: list[ConstraintDoc] = []
@@ -276,6 +301,19 @@ def _num(lit: A.Literal) -> float:
     return lit.value
 
 
+def _value(lit: A.Literal) -> float | str:
+    """A param's or a set's value: a number, or an exact fraction's text."""
+    return lit.text if lit.exact is not None else lit.value
+
+
+def _where(law: A.Law) -> Optional[dict]:
+    from .compiler.printer import format_expr
+    w = law.where
+    if w is None:
+        return None
+    return {"left": format_expr(w.left), "op": w.op, "right": format_expr(w.right), "reason": w.reason}
+
+
 def _int(lit: Optional[A.Literal]) -> Optional[int]:
     return int(lit.value) if lit is not None else None
 
@@ -287,7 +325,7 @@ def _unit(u: Optional[A.UnitRef]) -> Optional[str]:
 def _mutation(m) -> dict:
     from .compiler.printer import format_expr
     if isinstance(m, A.SetMutation):
-        return {"kind": "set", "name": m.name, "value": _num(m.value), "unit": _unit(m.unit)}
+        return {"kind": "set", "name": m.name, "value": _value(m.value), "unit": _unit(m.unit)}
     if isinstance(m, A.ScaleMutation):
         return {"kind": "scale", "name": m.name, "by": _num(m.factor)}
     if isinstance(m, A.RebalanceMutation):
@@ -295,7 +333,9 @@ def _mutation(m) -> dict:
                 "at": [{"name": r.name, "value": _num(r.value), "unit": _unit(r.unit)} for r in m.reference]}
     if isinstance(m, A.MagnitudeDiffers):
         return {"kind": "magnitude_differs", "reason": m.reason}
-    return {"kind": "law" if isinstance(m, A.Law) else "let", "name": m.name, "expr": format_expr(m.expr)}
+    if isinstance(m, A.Law):
+        return {"kind": "law", "name": m.name, "expr": format_expr(m.expr), "where": _where(m)}
+    return {"kind": "let", "name": m.name, "expr": format_expr(m.expr)}
 
 
 def _statement(s, doc: dict) -> None:
@@ -320,10 +360,15 @@ def _statement(s, doc: dict) -> None:
                                    "abs": _num(s.noise.abs) if s.noise.abs is not None else None},
                                "description": s.description})
     elif isinstance(s, A.Param):
-        doc["params"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
+        doc["params"].append({"name": s.name, "value": _value(s.value), "unit": _unit(s.unit),
                               "description": s.description})
-    elif isinstance(s, (A.Let, A.Law)):
-        doc["lets" if isinstance(s, A.Let) else "laws"].append({"name": s.name, "expr": format_expr(s.expr)})
+    elif isinstance(s, A.UnitDefinition):
+        doc["units"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
+                             "description": s.description})
+    elif isinstance(s, A.Let):
+        doc["lets"].append({"name": s.name, "expr": format_expr(s.expr)})
+    elif isinstance(s, A.Law):
+        doc["laws"].append({"name": s.name, "expr": format_expr(s.expr), "where": _where(s)})
     elif isinstance(s, A.Constraint):
         doc["constraints"].append({"left": format_expr(s.left), "op": s.op, "right": format_expr(s.right),
                                    "message": s.message})
@@ -349,7 +394,7 @@ def _statement(s, doc: dict) -> None:
 def export_card(card: A.Card) -> dict:
     """The JSON form of a parsed card (a card that checks without errors)."""
     doc: dict[str, Any] = {"scigame_card": SCHEMA_VERSION, "name": card.name, "title": card.title,
-                           "conditions": [], "inputs": [], "outputs": [], "constraints": [], "params": [],
+                           "conditions": [], "units": [], "inputs": [], "outputs": [], "constraints": [], "params": [],
                            "lets": [], "laws": []}
     for s in card.statements:
         _statement(s, doc)
@@ -368,8 +413,22 @@ def number_text(value: float | int) -> str:
     return repr(float(value))
 
 
-def _lit(value: float, percent: bool = False) -> A.Literal:
+def _lit(value: float | str, percent: bool = False) -> A.Literal:
+    if isinstance(value, str):  # an exact fraction, `Ratio`
+        from fractions import Fraction
+        num, den = value.split("/")
+        if int(den) == 0:
+            raise InterchangeError(f"`{value}` has a zero denominator")
+        q = Fraction(int(num), int(den))
+        return A.Literal(_NOWHERE, float(q), value, exact=q)
     return A.Literal(_NOWHERE, float(value), number_text(value), percent)
+
+
+def _ast_where(w: Optional[WhereDoc], where: str) -> Optional[A.Where]:
+    if w is None:
+        return None
+    return A.Where(_NOWHERE, _expr(w.left, f"{where}.left"), w.op, _expr(w.right, f"{where}.right"),
+                   w.reason, _NOWHERE)
 
 
 def _unit_ref(text: Optional[str]) -> Optional[A.UnitRef]:
@@ -392,6 +451,7 @@ def _ast_statements(doc: CardDocument) -> list:
         if getattr(doc, key) is not None:
             s.append(A.Meta(N, key, getattr(doc, key), N))
     s += [A.Meta(N, "conditions", c, N) for c in doc.conditions]
+    s += [A.UnitDefinition(N, u.name, N, _lit(u.value), _unit_ref(u.unit), u.description) for u in doc.units]
     for i in doc.inputs:
         d = i.domain
         dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
@@ -407,7 +467,8 @@ def _ast_statements(doc: CardDocument) -> list:
                               _expr(c.right, f"$.constraints[{k}].right"), c.message))
     s += [A.Param(N, p.name, N, _lit(p.value), _unit_ref(p.unit), p.description) for p in doc.params]
     s += [A.Let(N, d.name, N, _expr(d.expr, f"$.lets[{k}].expr")) for k, d in enumerate(doc.lets)]
-    s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr")) for k, d in enumerate(doc.laws)]
+    s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr"), _ast_where(d.where, f"$.laws[{k}].where"))
+          for k, d in enumerate(doc.laws)]
     if doc.counterfactual is not None:
         s.append(A.Counterfactual(N, doc.counterfactual.label, N, tuple(
             _ast_mutation(m, f"$.counterfactual.mutations[{k}]") for k, m in enumerate(doc.counterfactual.mutations))))
@@ -426,8 +487,9 @@ def _ast_mutation(m, where: str):
                                                                         _unit_ref(r.unit)) for r in m.at))
     if isinstance(m, MagnitudeDoc):
         return A.MagnitudeDiffers(N, m.reason, N)
-    cls = A.Law if m.kind == "law" else A.Let
-    return cls(N, m.name, N, _expr(m.expr, f"{where}.expr"))
+    if m.kind == "law":
+        return A.Law(N, m.name, N, _expr(m.expr, f"{where}.expr"), _ast_where(m.where, f"{where}.where"))
+    return A.Let(N, m.name, N, _expr(m.expr, f"{where}.expr"))
 
 
 def _ast_settings(doc: CardDocument) -> list:

@@ -59,8 +59,11 @@ def read_card(text: str):
         card["params"][name] = Q(float(value), unit or "dimensionless")
     for name, expr in re.findall(r"^\s*let\s+(\w+)\s*=\s*(.+)$", main, re.M):
         card["lets"][name] = expr.strip()
+    card["where"] = {}
     for name, expr in re.findall(r"^\s*law\s+(\w+)\s*=\s*(.+)$", main, re.M):
-        card["laws"][name] = expr.strip()
+        card["laws"][name], condition = _law_and_condition(expr)
+        if condition:
+            card["where"][name] = condition
     # `constraint LHS OP RHS ["MESSAGE"]`, OP one of < <= > >=
     for lhs, op, rhs in re.findall(r'^\s*constraint\s+([^<>"\n]+?)\s*(<=|>=|<|>)\s*([^<>"\n]+?)\s*(?:"[^"\n]*")?\s*$',
                                    main, re.M):
@@ -114,6 +117,13 @@ def _reference_point(card, mutation: str):
     return point
 
 
+def _law_and_condition(text: str):
+    """`EXPR where LHS OP RHS "REASON"` -> (EXPR, (LHS, OP, RHS)); no `where`: (EXPR, None)."""
+    expr, _, condition = text.partition(" where ")
+    m = re.match(r'([^<>"]+?)\s*(<=|>=|<|>)\s*([^<>"]+?)\s*"', condition.strip())
+    return expr.strip(), (m.group(1).strip(), m.group(2), m.group(3).strip()) if m else None
+
+
 def apply_counterfactual(card, mutations):
     import copy
     cf = copy.deepcopy(card)
@@ -138,7 +148,13 @@ def apply_counterfactual(card, mutations):
                 cf["params"][name] = HAND_REFERENCE[card["name"]][name](card["params"], at)
         else:
             kind, name, expr = re.match(r"(let|law)\s+(\w+)\s*=\s*(.+)", m).groups()
-            cf["lets" if kind == "let" else "laws"][name] = expr.strip()
+            if kind == "let":
+                cf["lets"][name] = expr.strip()
+            else:  # a replacing law brings its own condition, or none
+                cf["laws"][name], condition = _law_and_condition(expr)
+                cf["where"].pop(name, None)
+                if condition:
+                    cf["where"][name] = condition
     return cf, rebalanced
 
 
@@ -173,11 +189,13 @@ def _namespace(card, rebalanced, point: dict[str, float]) -> dict:
 _OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
 
 
-def pint_holds(card, point: dict[str, float]) -> bool:
+def pint_holds(card, point: dict[str, float], comparisons=None) -> bool:
     """Does the point satisfy every constraint of the card? Constraints are
-    shared by both environments and read with the original params."""
+    shared by both environments and read with the original params. With
+    `comparisons` (the laws' `where` of one world), those instead, read with
+    that world's params."""
     ns = _namespace(card, set(), point)
-    for lhs, op, rhs in card["constraints"]:
+    for lhs, op, rhs in (card["constraints"] if comparisons is None else comparisons):
         a = eval(_python(lhs), {"__builtins__": {}}, ns)  # trusted: our own card files
         b = eval(_python(rhs), {"__builtins__": {}}, ns)
         a = a if isinstance(a, pint.Quantity) else Q(a, "dimensionless")
@@ -239,7 +257,7 @@ def test_simulator_matches_pint(path, env, compiled):
         card, rebalanced = apply_counterfactual(card, mutations)
     rng = np.random.default_rng(2024)
     n = 24
-    pool = 40 * n if card["constraints"] else n
+    pool = 40 * n if card["constraints"] or card["where"] else n
     points = {name: _sample(spec, rng, pool) for name, spec in card["inputs"].items()}
     if "integer in" in text:
         for name in card["inputs"]:
@@ -248,6 +266,12 @@ def test_simulator_matches_pint(path, env, compiled):
     if card["constraints"]:
         keep = [i for i in range(pool) if pint_holds(card, {k: float(v[i]) for k, v in points.items()})]
         assert len(keep) >= n, f"only {len(keep)} of {pool} sampled points satisfy the constraints"
+        points = {k: v[keep[:n]] for k, v in points.items()}
+    if card["where"]:  # only where the world's laws have a value (their `where`)
+        size = len(next(iter(points.values())))
+        keep = [i for i in range(size)
+                if pint_holds(card, {k: float(v[i]) for k, v in points.items()}, list(card["where"].values()))]
+        assert len(keep) >= n, f"only {len(keep)} of {size} sampled points have a value by the laws' where"
         points = {k: v[keep[:n]] for k, v in points.items()}
     sim = compiled[path.stem].run_kernel(env, points)
     for output in card["outputs"]:
