@@ -17,6 +17,7 @@ from pydantic import (BaseModel, ConfigDict, Field, ValidationError, ValidationI
                       model_validator)
 
 from .compiler.artifact import ENVIRONMENTS, SETTINGS, Env, Setting  # noqa: F401 (the run's vocabulary)
+from .compiler.limits import MAX_NOISE_REL
 from .predictor import MAX_DEPTH
 from .scoring import Score
 
@@ -235,7 +236,7 @@ class Controls(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    noise: Optional[float] = Field(default=None, ge=0.0, allow_inf_nan=False)
+    noise: Optional[float] = Field(default=None, ge=0.0, le=MAX_NOISE_REL, allow_inf_nan=False)
     context: Context = "full"
     distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS)
 

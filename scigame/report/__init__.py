@@ -17,10 +17,19 @@ from pathlib import Path
 from ..summary import failure_counts, judge_failure_counts, judge_usage, per_card, summarize, usage_table
 from .data import RunFolderError, Runs, load_runs
 from .formats import FORMATS, render, to_json_tables
-from .tables import TABLES, Table, build_tables
+from .side_by_side import collections_table
+from .tables import (TABLES, Table, cards_table, failures_table, main_table, usage_tab,
+                     weak_strict_table)
 
 __all__ = ["FORMATS", "TABLES", "RunFolderError", "Runs", "build_tables", "load_runs", "render",
            "report_json", "write_html"]
+
+
+def build_tables(runs: Runs) -> dict[str, Table]:
+    """Every table of the report, by name (here, not in tables.py: the
+    collections table of side_by_side.py builds on tables.py)."""
+    return {t.name: t for t in (main_table(runs), weak_strict_table(runs), usage_tab(runs),
+                                 failures_table(runs), cards_table(runs), collections_table(runs))}
 
 
 def report_json(runs: Runs, tables: dict[str, Table]) -> dict:
@@ -49,6 +58,5 @@ def write_html(runs: Runs, tables: dict[str, Table], path: Path, title: str | No
         text = render_html(runs, tables, figures, title)
     finally:
         close(figures)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+    from ..compiler.atomic import write_atomic
+    return write_atomic(path, text)  # a report killed mid-write leaves the old page whole

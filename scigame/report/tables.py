@@ -8,6 +8,7 @@
     usage        Table 6: tokens and dollars per protocol and player, judges included
     failures     Figure 6's numbers: failure modes per player
     cards        ESR and PS per card, setting, world and player
+    collections  Historical and Temporal side by side (report/side_by_side.py)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..summary import episode_ses, failure_counts, ses_values, judge_failure_cou
 from .data import Runs
 from .intervals import bootstrap_mean, overlap, wilson
 
-TABLES = ("main", "weak_strict", "usage", "failures", "cards")
+TABLES = ("main", "weak_strict", "usage", "failures", "cards", "collections")
 
 
 @dataclass
@@ -162,8 +163,3 @@ def cards_table(runs: Runs) -> Table:
     cols = _axis_columns(group) + [Column("finished", "n", "int"), Column("strict_esr", "strict ESR", "rate"),
                                    Column("weak_esr", "weak ESR", "rate"), Column("mean_ps", "mean PS", "mean")]
     return Table("cards", "ESR and PS per card", cols, rows)
-
-
-def build_tables(runs: Runs) -> dict[str, Table]:
-    return {t.name: t for t in (main_table(runs), weak_strict_table(runs), usage_tab(runs),
-                                 failures_table(runs), cards_table(runs))}
