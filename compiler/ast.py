@@ -162,6 +162,54 @@ class Law(Named):
 
 
 @dataclass(frozen=True)
+class LawFunction(Named):
+    """`law NAME(ARG, ...) = EXPR`: a law as a function of named arguments,
+    called from a system's rates (see compiler/system_check.py)."""
+
+    params: tuple[tuple[str, Span], ...]
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Argument(Named):
+    """`argument NAME [UNIT] in DOMAIN`: the unit and domain of a law
+    argument that is not an input."""
+
+    unit: Optional[UnitRef]
+    domain: "Domain"
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SystemTime(Named):
+    """`time NAME` in a system: the input that is the observation time."""
+
+
+@dataclass(frozen=True)
+class State(Named):
+    """`state NAME [UNIT] = EXPR`: a state of the system and its initial value."""
+
+    unit: Optional[UnitRef]
+    init: Expr
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Rate(Named):
+    """`rate NAME = EXPR`: the time derivative of state NAME."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class System:
+    """`system { time ...; state ...; let ...; rate ... }`, in written order."""
+
+    span: Span
+    items: tuple[Union[SystemTime, State, "Let", Rate], ...]
+
+
+@dataclass(frozen=True)
 class Constraint:
     span: Span
     left: Expr
@@ -207,7 +255,7 @@ class MagnitudeDiffers:
     reason_span: Span
 
 
-Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, MagnitudeDiffers, Let, Law]
+Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, MagnitudeDiffers, Let, Law, LawFunction]
 
 
 @dataclass(frozen=True)
@@ -264,7 +312,8 @@ class Adaptive:
 
 
 Statement = Union[Meta, Input, Output, Param, Let, Law, Constraint, Counterfactual,
-                  DesignGenerated, DesignExplicit, Evaluation, Identification, Adaptive]
+                  DesignGenerated, DesignExplicit, Evaluation, Identification, Adaptive,
+                  LawFunction, Argument, System]
 
 
 @dataclass(frozen=True)
@@ -308,6 +357,7 @@ def _unescape(body: str) -> str:
 #: followed by anything but `"` or a backslash (group 1 is the paired run).
 _BAD_ESCAPE = re.compile(r'(?<!\\)((?:\\\\)*)\\[^"\\]', re.S)
 _BINARY = {"add", "sub", "mul", "div", "pow"}
+_SYSTEM_RULES = {"law_function", "argument", "system", "system_time", "state", "rate"}
 
 
 class _Builder:
@@ -489,11 +539,33 @@ class _Builder:
                               self.number_token(ood.children[0]) if ood else None)
         if kind == "identification":
             return Identification(span, str(ch[0]), Span.of(ch[0]))
+        if kind in _SYSTEM_RULES:
+            return self.system_statement(tree)
         if kind == "adaptive":
             steps = self.find(ch, "max_steps")
             return Adaptive(span, self.number_token(ch[0]),
                             self.number_token(steps.children[0]) if steps else None)
         raise AssertionError(f"unexpected statement {kind}")
+
+    def system_statement(self, tree: Tree):
+        """`law NAME(ARGS) = ...`, `argument ...`, `system { ... }` and the
+        statements inside a system."""
+        kind, ch, span = tree.data, tree.children, Span.of(tree)
+        if kind == "law_function":
+            params = tuple((str(t), Span.of(t)) for t in ch[1:-1])
+            return LawFunction(*self.named(span, ch), params, self.expr(ch[-1]))
+        if kind == "argument":
+            return Argument(*self.named(span, ch), self.unit(self.find(ch, "unit")),
+                            self.domain(ch), self.description(ch))
+        if kind == "system":
+            return System(span, tuple(self.statement(c) for c in ch))
+        if kind == "system_time":
+            return SystemTime(*self.named(span, ch))
+        if kind == "state":
+            init = next(c for c in ch[1:] if not (isinstance(c, Tree) and c.data in ("unit", "description")))
+            return State(*self.named(span, ch), self.unit(self.find(ch, "unit")), self.expr(init),
+                         self.description(ch))
+        return Rate(*self.named(span, ch), self.expr(ch[1]))
 
     def mutation(self, tree: Tree) -> Mutation:
         kind, ch, span = tree.data, tree.children, Span.of(tree)

@@ -67,6 +67,7 @@ class Typed:
     lets: dict[str, TExpr]
     laws: dict[str, TExpr]
     equations: tuple[tuple[Dim, str], ...] = ()
+    system: object = None  # a system card's `SystemWorld` (compiler/system_check.py)
 
 
 class Typer:
