@@ -114,3 +114,35 @@ def public_system(spec: SystemSpec) -> dict:
             "rates": list(spec.worlds["original"].rates)},
         "rtol": spec.rtol,
     }
+
+
+def law_view_data(data):
+    """A system card's data as the scorer sees it: the law's arguments as
+    the inputs, the law as the one output (its trees are the worlds' laws)."""
+    from .artifact import OutputSpec
+    spec = data.system
+    law = OutputSpec(name=spec.law, unit=spec.law_unit, si_factor=1.0, dimension=dict(spec.law_dimension),
+                     resolution=None, tol_abs=spec.law_tol_abs, tol_rel=spec.law_tol_rel,
+                     description=f"the law acting inside the system, {spec.law}("
+                                 + ", ".join(a.name for a in spec.arguments) + ")")
+    return data.model_copy(update={"inputs": list(spec.arguments), "outputs": [law], "constraints": []})
+
+
+def system_simulator(card, data, version: str) -> tuple[str, list]:
+    """simulator.py of a system card: its kernels, importing the runtime's names."""
+    from .artifact import RUNTIME_MODULE
+    from .emit import _HEX, _SAFE_NAME, _version_text
+    from .functions import RUNTIME_NAMES
+    from .system_emit import emit_system_source
+    if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
+        raise ValueError("card name or hash is not safe to place in a comment")
+    header = [f"# Simulator for the scigame system card `{card.name}`: generated, do not edit.",
+              f"# card source sha256: {card.content_hash}",
+              f"# compiler: scigame {_version_text(version)}",
+              "# Inputs and outputs are arrays in the card's declared units; each point is an",
+              "# initial-value problem integrated by DOP853 (compiler/system_emit.py).",
+              f"from {RUNTIME_MODULE} import {', '.join(RUNTIME_NAMES)}",
+              f"CARD_SHA256 = \"{card.content_hash}\""]
+    source = emit_system_source(data.system, [(s.name, s.unit.si_factor) for s in card.inputs],
+                                [(o.name, o.unit.si_factor) for o in card.outputs], data.system.worlds, header)
+    return source, []

@@ -22,6 +22,8 @@ from typing import Mapping
 
 import numpy as np
 
+#: From this many points on, the prange twin (compiling it costs more than a small batch saves).
+PARALLEL_POINTS = 1024
 _LOCK = threading.Lock()
 _MODULES: dict[str, object] = {}
 
@@ -52,12 +54,12 @@ def load_source(source: str):
 
 
 def run(module, world: str, xs: list[np.ndarray], n_outputs: int) -> list[np.ndarray]:
-    """One world's kernel over points (its prange twin from 64 points on)."""
+    """One world's kernel over points (its prange twin from PARALLEL_POINTS on)."""
     n = len(xs[0]) if xs else 0
     ys = [np.empty(n) for _ in range(n_outputs)]
     if n == 0:
         return ys
-    fn = getattr(module, f"env_{world}_parallel" if n >= 64 else f"env_{world}")
+    fn = getattr(module, f"env_{world}_parallel" if n >= PARALLEL_POINTS else f"env_{world}")
     with _LOCK:  # numba's thread pool serves one caller at a time
         fn(*[np.ascontiguousarray(x, dtype=np.float64) for x in xs], *ys)
     return ys

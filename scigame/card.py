@@ -24,6 +24,7 @@ import json
 
 from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
 from .oracle import Rejection, add_noise, check_proposal, quantize
+from .system_score import SystemCardMixin
 
 ENVIRONMENTS = ("original", "counterfactual")
 
@@ -41,7 +42,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "scigame" / "cards"
 
 
-class CompiledCard:
+class CompiledCard(SystemCardMixin):
     """One compiled card: its data, its simulator kernels and its hidden
     evaluation set."""
 
@@ -195,6 +196,10 @@ class CompiledCard:
         bad = [f"{k} is not a finite number at these inputs ({'NaN' if np.isnan(v).any() else '±inf'}); "
                "choose other inputs" for k, v in result.items()
                if (wanted is None or k in wanted) and not np.isfinite(v).all()]
+        if bad and self.data.system is not None:
+            bad = [f"the system cannot be integrated to {self.data.system.time} at these inputs (more than "
+                   f"{self.data.system.max_steps} steps, a step shrunk to rounding, or a state that is not "
+                   "finite: it is stiff or blows up there); choose other inputs"]
         if bad:
             raise Rejection(bad)
         if exact:
@@ -213,6 +218,8 @@ class CompiledCard:
         evaluation set of `env`. Returns a `scigame.scoring.Score`."""
         from .scoring import score_predictor
         _check_env(env)
+        if self.data.system is not None:  # the law is scored (scigame/system_score.py)
+            return self.scored.score(predictor, env, strict_timeout=strict_timeout)
         return score_predictor(self, predictor, env, strict_timeout=strict_timeout)
 
 

@@ -281,16 +281,17 @@ class Presentation:
         strict: the law ignores them. One that mentions a distractor without
         depending on it (`0*x`) is scored with the distractor fixed."""
         predictor = self.card_predictor(predictor)
+        scored = self.card.scored  # a system card is scored on its law (scigame/system_score.py)
         used = self._used_distractors(predictor)
         if not used:
-            return self.card.score(predictor, env), self.card, predictor
-        n = len(next(iter(self.card.evaluation.inputs.values())))
+            return scored.score(predictor, env), scored, predictor
+        n = len(next(iter(scored.evaluation.inputs.values())))
         draws = [{s.name: draw(s, _rng(self.seed, stream), n) for s in self.distractors}
                  for stream in (_EVAL_A, _EVAL_B)]
-        if not self._depends(predictor, draws):
+        if not self._depends(predictor, draws, scored):
             fixed = _substitute(predictor, {s.name: float(draws[0][s.name][0]) for s in self.distractors})
-            return self.card.score(fixed, env), self.card, fixed
-        target = _WithInputs(self.card, self.distractors, draws[0], self.seed)
+            return scored.score(fixed, env), scored, fixed
+        target = _WithInputs(scored, self.distractors, draws[0], self.seed)
         score = target.score(predictor, env)
         if score.strict is not False:
             names = ", ".join(f"`{self.player_name(n)}`" for n in sorted(used))
@@ -304,13 +305,13 @@ class Presentation:
         used = set().union(*(tree_variables(t) for t in predictor.values())) if predictor else set()
         return used & self._distractor_names
 
-    def _depends(self, predictor: dict, draws: list[dict]) -> bool:
+    def _depends(self, predictor: dict, draws: list[dict], scored) -> bool:
         """Does the predictor's value change with the distractors' values?"""
         from .predictor import PredictorInvalid, evaluate_predictor, validate_predictor
-        names = self.card.input_names + [s.name for s in self.distractors]
+        names = scored.input_names + [s.name for s in self.distractors]
         try:
-            clean = validate_predictor(predictor, names, self.card.output_names)
-            base = {k: np.asarray(v, dtype=float) for k, v in self.card.evaluation.inputs.items()}
+            clean = validate_predictor(predictor, names, scored.output_names)
+            base = {k: np.asarray(v, dtype=float) for k, v in scored.evaluation.inputs.items()}
             a, b = (evaluate_predictor(clean, {**base, **d}) for d in draws)
         except PredictorInvalid:
             return True  # invalid either way; the scorer says why
