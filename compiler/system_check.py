@@ -227,7 +227,8 @@ class SystemChecks:
             typed = typer.expr(rate.expr)
             sdim = self.system_symbols[name].dim
             tsym = self.symbols.get(self.system_time_name or "")
-            tdim = tsym.dim if tsym is not None and tsym.kind == "input" else time_dim()
+            # a time already reported (E802) checks no rate
+            tdim = tsym.dim if tsym is not None and tsym.kind == "input" and tsym.dim == time_dim() else None
             if sdim is not None and tdim is not None:
                 want = sdim / tdim
                 typer.same(typed.dim, want, f"rate {name}", lambda typed=typed, name=name, rate=rate, want=want:
