@@ -166,8 +166,14 @@ class LawFunction(Named):
     """`law NAME(ARG, ...) = EXPR`: a law as a function of named arguments,
     called from a system's rates (see compiler/system_check.py)."""
 
-    params: tuple[tuple[str, Span], ...]
+    param_names: tuple[str, ...]
+    param_spans: tuple[Span, ...]
     expr: Expr
+
+    @property
+    def params(self) -> tuple[tuple[str, Span], ...]:
+        """(name, span) of each argument."""
+        return tuple(zip(self.param_names, self.param_spans))
 
 
 @dataclass(frozen=True)
@@ -552,8 +558,8 @@ class _Builder:
         statements inside a system."""
         kind, ch, span = tree.data, tree.children, Span.of(tree)
         if kind == "law_function":
-            params = tuple((str(t), Span.of(t)) for t in ch[1:-1])
-            return LawFunction(*self.named(span, ch), params, self.expr(ch[-1]))
+            return LawFunction(*self.named(span, ch), tuple(str(t) for t in ch[1:-1]),
+                               tuple(Span.of(t) for t in ch[1:-1]), self.expr(ch[-1]))
         if kind == "argument":
             return Argument(*self.named(span, ch), self.unit(self.find(ch, "unit")),
                             self.domain(ch), self.description(ch))

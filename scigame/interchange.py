@@ -423,7 +423,8 @@ def _ast_mutation(m, where: str):
     if isinstance(m, MagnitudeDoc):
         return A.MagnitudeDiffers(N, m.reason, N)
     if m.kind == "law" and m.arguments:
-        return A.LawFunction(N, m.name, N, tuple((a, N) for a in m.arguments), _expr(m.expr, f"{where}.expr"))
+        return A.LawFunction(N, m.name, N, tuple(m.arguments), tuple(N for _ in m.arguments),
+                             _expr(m.expr, f"{where}.expr"))
     cls = A.Law if m.kind == "law" else A.Let
     return cls(N, m.name, N, _expr(m.expr, f"{where}.expr"))
 
@@ -431,8 +432,8 @@ def _ast_mutation(m, where: str):
 def _ast_system(doc: CardDocument) -> list:
     """The statements of a system card: its laws of named arguments, argument domains and system."""
     N, s = _NOWHERE, []
-    s += [A.LawFunction(N, d.name, N, tuple((a, N) for a in d.arguments), _expr(d.expr, f"$.law_functions[{k}].expr"))
-          for k, d in enumerate(doc.law_functions)]
+    s += [A.LawFunction(N, d.name, N, tuple(d.arguments), tuple(N for _ in d.arguments),
+                        _expr(d.expr, f"$.law_functions[{k}].expr")) for k, d in enumerate(doc.law_functions)]
     for a in doc.arguments:
         d = a.domain
         dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
