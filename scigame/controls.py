@@ -106,6 +106,28 @@ def rename_tree(tree: Any, names: Mapping[str, str]) -> Any:
     return tree
 
 
+def _rename_system(system: dict, names: Mapping[str, str]) -> dict:
+    """A system card's public system under player names: the inputs in its
+    texts, trees (`in:NAME`), time and law arguments; outputs keep reading
+    their states."""
+    import copy
+    s = copy.deepcopy(system)
+    trees = {f"in:{k}": f"in:{v}" for k, v in names.items()}
+    s["time"] = names.get(s["time"], s["time"])
+    for st in s["states"]:
+        st["initial"], st["rate"] = _rename_text(st["initial"], names), _rename_text(st["rate"], names)
+    for let in s.get("lets", []):
+        let["text"] = _rename_text(let["text"], names)
+    for a in s["law"]["arguments"]:
+        a["name"] = names.get(a["name"], a["name"])
+        a["description"] = "" if a["name"] in names.values() else a.get("description", "")
+    s["outputs"] = {names.get(k, k): v for k, v in s["outputs"].items()}
+    if s.get("trees"):
+        s["trees"] = rename_tree(s["trees"], trees)
+    s["submit"] = _rename_text(s["submit"], names)
+    return s
+
+
 def tree_variables(tree: Any) -> set[str]:
     """The variable names a predictor tree refers to."""
     found: set[str] = set()
@@ -198,6 +220,8 @@ class Presentation:
                 item["description"] = ""
             view["constraints"] = [{"text": _rename_text(c["text"], self._to_player), "message": ""}
                                    for c in view["constraints"]]
+            if view.get("system"):
+                view["system"] = _rename_system(view["system"], self._to_player)
             if "candidates" in view:
                 view["candidates"] = {self.player_name(k): {
                     **c, "text": _rename_text(c["text"], self._to_player),

@@ -344,8 +344,13 @@ def export_card(card: A.Card) -> dict:
                            "lets": [], "laws": []}
     for s in card.statements:
         _statement(s, doc)
-    out = CardDocument.model_validate(doc).model_dump(mode="json")
-    for key in ("law_functions", "arguments", "system"):  # a static card's JSON stays as it was
+    return _dump(CardDocument.model_validate(doc))
+
+
+def _dump(doc: CardDocument) -> dict:
+    """A document as JSON data; a static card's has no system keys (its JSON stays as it was)."""
+    out = doc.model_dump(mode="json")
+    for key in ("law_functions", "arguments", "system"):
         if not out[key]:
             del out[key]
     return out
@@ -511,7 +516,7 @@ def import_card(data: Any) -> str:
     errors = [d for d in diags if d.is_error]
     if parsed is None or errors:
         raise InterchangeError(f"$: the card it makes does not parse: {errors[0].message if errors else '?'}")
-    want = doc.model_dump(mode="json")
+    want = _dump(doc)
     got = export_card(parsed)
     if got != want:
         raise InterchangeError(f"{_first_difference(want, got)}: this value cannot be written in a card "

@@ -219,3 +219,47 @@ def test_a_system_that_cannot_be_integrated_is_a_rejected_observation(tmp_path):
     with pytest.raises(Rejection, match="cannot be integrated"):
         card.simulate("original", {"A": [0.5], "h0": [0.5], "t": [600.0]})
     assert card.simulate("original", {"A": [2.0], "h0": [2.0], "t": [10.0]})["h"][0] < 2.0
+
+
+def test_llm_players_submit_the_law_in_its_arguments(cards):
+    from scigame.llm.player import action_schema
+    from scigame.llm.prompts import player_system
+    task = cards["two_body"].public_view("original", "discovery")
+    schema = action_schema(task)
+    predictor = schema["properties"]["submission"]["anyOf"][1]["properties"]["predictor"]
+    assert predictor["required"] == ["a"]
+    assert "Submit the law" in player_system(task) and "Submit the law" not in player_system({})
+    assert cards["two_body"].predictor_schema["required"] == ["a"]
+
+
+def test_a_system_transcript_shows_trajectories():
+    from types import SimpleNamespace as NS
+    from scigame.system_transcript import system_lines, trajectory_lines
+    task = {"system": {"time": "t", "law": {"name": "a", "arguments": [{"name": "M"}, {"name": "r"}], "unit": "m s^-2"},
+                       "states": [{"name": "x", "unit": "au", "initial": "r0", "rate": "vx"}], "lets": []}}
+    obs = [NS(inputs={"M": 2e30, "t": 20.0}, outputs={"x": 0.9}), NS(inputs={"M": 2e30, "t": 10.0}, outputs={"x": 0.97}),
+           NS(inputs={"M": 1e30, "t": 5.0}, outputs={"x": 0.99})]
+    lines = trajectory_lines(task, obs)
+    assert lines == ["Trajectory from M=2e+30: t=10: x=0.97; t=20: x=0.9", "Trajectory from M=1e+30: t=5: x=0.99"]
+    assert "the law a(M, r) [m s^-2] is hidden" in system_lines(task)[0]
+
+
+@pytest.mark.slow
+def test_eval_plays_a_system_card_in_every_setting_world_and_protocol(tmp_path):
+    import sqlite3
+    from click.testing import CliRunner
+    from scigame.cli import main
+    result = CliRunner().invoke(main, ["eval", str(SYSTEMS / "tank_draining.sci"), "--reps", "1", "--out",
+                                       str(tmp_path / "run"), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    rows = sqlite3.connect(tmp_path / "run" / "episodes.sqlite").execute(
+        "SELECT setting, environment, protocol, status, valid, ps_system FROM episodes").fetchall()
+    assert {(s, e, p) for s, e, p, *_ in rows} == {(s, e, p) for s in ("identification", "discovery")
+                                                   for e in ("original", "counterfactual")
+                                                   for p in ("prior", "fixed", "adaptive")}
+    assert all(status == "finished" for *_, status, _, _ in rows)
+    assert all(ps is not None for *_, valid, ps in rows if valid)
+    # the baseline reads the law from short-time experiments: Adaptive Discovery recovers it
+    strict = sqlite3.connect(tmp_path / "run" / "episodes.sqlite").execute(
+        "SELECT environment, strict_success FROM episodes WHERE setting='discovery' AND protocol='adaptive'").fetchall()
+    assert all(s for _, s in strict), strict
