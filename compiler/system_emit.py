@@ -215,6 +215,39 @@ def emit_coefficients(w: CodeWriter) -> None:
     w.writeline("")
 
 
+class _World:
+    """What the pieces of one world's kernel share."""
+
+    def __init__(self, w: CodeWriter, spec: SystemSpec, input_names, input_factors, world: SystemWorldSpec):
+        self.w, self.spec, self.world = w, spec, world
+        self.ns = len(spec.states)
+        self.argn = [f"arg:{a.name}" for a in spec.arguments]
+        self.rtol = _literal(spec.rtol)
+        self.names = {f"in:{name}": f"a{i}" for i, name in enumerate(input_names)}
+        self.factors = input_factors
+        self.tend = self.names[f"in:{spec.time}"]
+        self.wr = _Writer(w, {**self.names, "time": "0.0"})
+
+    def tree(self, tree) -> str:
+        return self.wr.operand(inline_calls(tree, self.argn, self.world.law))
+
+    def lines(self, *lines: str) -> None:
+        for line in lines:
+            self.w.writeline(line)
+
+    def states_and_lets(self, src: str, time: str) -> dict[str, str]:
+        """Read the states from array `src`, compute the system's lets."""
+        local = {**self.names, "time": time}
+        for j, st in enumerate(self.spec.states):
+            self.w.writeline(f"s{j} = {src}[{j}]")
+            local[f"st:{st.name}"] = f"s{j}"
+        self.wr.names = local
+        for k, (name, tree) in enumerate(self.world.lets):
+            self.w.writeline(f"l{k} = {self.tree(tree)}")
+            local[f"sl:{name}"] = f"l{k}"
+        return local
+
+
 def emit_world(w: CodeWriter, spec: SystemSpec, input_names: list[str], input_factors: list[float],
                output_names: list[str], output_factors: list[float], world: SystemWorldSpec,
                fn_name: str, parallel: bool = False) -> None:
@@ -223,162 +256,107 @@ def emit_world(w: CodeWriter, spec: SystemSpec, input_names: list[str], input_fa
     due: -2 the rate at the start, -1 the probe of the initial step, 1..11
     the stages of a step, 12 the rate at its end (reused as the next step's
     first stage)."""
-    ns = len(spec.states)
-    argn = [f"arg:{a.name}" for a in spec.arguments]
+    c = _World(w, spec, input_names, input_factors, world)
     xs = [f"x{i}" for i in range(len(input_names))]
     ys = [f"y{j}" for j in range(len(output_names))]
-    rtol = _literal(spec.rtol)
     w.writeline(f"@njit(cache=True, error_model=\"numpy\", nogil=True{', parallel=True' if parallel else ''})")
     w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
     w.indent()
     w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
     w.indent()
-    for line in ("y", "ytmp", "atol"):
-        w.writeline(f"{line} = np.empty({ns})")
-    w.writeline(f"K = np.empty((13, {ns}))")
-    names = {}
-    for i, (name, f) in enumerate(zip(input_names, input_factors)):
-        w.writeline(f"a{i} = x{i}[i]" + ("" if f == 1.0 else f" * {_literal(f)}"))
-        names[f"in:{name}"] = f"a{i}"
-    tend = names[f"in:{spec.time}"]
-    wr = _Writer(w, {**names, "time": "0.0"})
-    for j, tree in enumerate(world.initial):
-        w.writeline(f"y[{j}] = {wr.operand(inline_calls(tree, argn, world.law))}")
-    for line in ("t = 0.0", "tt = 0.0", "ok = True", "stage = -2", "row = 0", "steps = 0", "rejected = False",
-                 "h = 0.0", "h0 = 0.0", "hh = 0.0", "t_new = 0.0", "d0 = 0.0", "d1 = 0.0"):
-        w.writeline(line)
-    w.writeline(f"for j in range({ns}):")
-    w.writeline("    ytmp[j] = y[j]")
-    w.writeline(f"while {tend} > 0.0:")
+    _start(c)
+    w.writeline(f"while {c.tend} > 0.0:")
     w.indent()
-    # the right-hand side at (tt, ytmp) into K[row]
-    local = {**names, "time": "tt"}
-    for j, st in enumerate(spec.states):
-        w.writeline(f"s{j} = ytmp[{j}]")
-        local[f"st:{st.name}"] = f"s{j}"
-    wr.names = local
-    for k, (name, tree) in enumerate(world.lets):
-        w.writeline(f"l{k} = {wr.operand(inline_calls(tree, argn, world.law))}")
-        local[f"sl:{name}"] = f"l{k}"
-    for j, tree in enumerate(world.rates):
-        w.writeline(f"K[row, {j}] = {wr.operand(inline_calls(tree, argn, world.law))}")
-    # what comes next
-    w.writeline("new = False")
-    w.writeline("if stage == -2:")
+    for j, tree in enumerate(c.world.rates):  # the right-hand side at (tt, ytmp) into K[row]
+        if j == 0:
+            c.states_and_lets("ytmp", "tt")
+        w.writeline(f"K[row, {j}] = {c.tree(tree)}")
+    c.lines("new = False", "if stage == -2:")
     w.indent()
-    for j, group, tol in _scales(spec):
-        w.writeline("d = 0.0")
-        for k in group:
-            w.writeline(f"d = max(d, abs(y[{k}]), abs(K[0, {k}]) * {tend})")
-        cap = f"min({rtol} * d, {_literal(ATOL_FACTOR * tol)})" if tol is not None else f"{rtol} * d"
-        w.writeline(f"atol[{j}] = {cap} if d > 0.0 else {_literal(1e-300)}")
-    # the initial step: Hairer's rule, as scipy's select_initial_step (order 8)
-    w.writeline("d0 = 0.0")
-    w.writeline("d1 = 0.0")
-    w.writeline(f"for j in range({ns}):")
-    w.writeline(f"    sc = atol[j] + abs(y[j]) * {rtol}")
-    w.writeline("    d0 += (y[j] / sc) ** 2")
-    w.writeline("    d1 += (K[0, j] / sc) ** 2")
-    w.writeline(f"d0 = math.sqrt(d0 / {ns})")
-    w.writeline(f"d1 = math.sqrt(d1 / {ns})")
-    w.writeline("h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1")
-    w.writeline(f"h0 = min(h0, {tend})")
-    w.writeline(f"for j in range({ns}):")
-    w.writeline("    ytmp[j] = y[j] + h0 * K[0, j]")
-    w.writeline("tt = h0")
-    w.writeline("row = 1")
-    w.writeline("stage = -1")
-    w.writeline("continue")
+    _first_step(c)
     w.outdent()
-    w.writeline("if stage == -1:")
+    c.lines("if stage == -1:")
     w.indent()
-    w.writeline("d2 = 0.0")
-    w.writeline(f"for j in range({ns}):")
-    w.writeline(f"    sc = atol[j] + abs(y[j]) * {rtol}")
-    w.writeline("    d2 += ((K[1, j] - K[0, j]) / sc) ** 2")
-    w.writeline(f"d2 = math.sqrt(d2 / {ns}) / h0")
-    w.writeline("if d1 <= 1e-15 and d2 <= 1e-15:")
-    w.writeline("    h1 = max(1e-6, h0 * 1e-3)")
-    w.writeline("else:")
-    w.writeline("    h1 = (0.01 / max(d1, d2)) ** (1.0 / 9.0)")
-    w.writeline(f"h = min(100.0 * h0, h1, {tend})")
-    w.writeline("if not (h > 0.0):")
-    w.writeline(f"    h = {tend} * 1e-6")
-    w.writeline("new = True")
+    _first_size(c)
     w.outdent()
-    w.writeline("elif stage < 12:")
-    w.writeline("    stage += 1")
-    w.writeline("else:")
+    c.lines("elif stage < 12:", "    stage += 1", "else:")
     w.indent()
-    w.writeline("new = True")
-    w.writeline("e5 = 0.0")
-    w.writeline("e3 = 0.0")
-    w.writeline(f"for j in range({ns}):")
-    w.writeline(f"    sc = atol[j] + max(abs(y[j]), abs(ytmp[j])) * {rtol}")
-    w.writeline("    q5 = 0.0")
-    w.writeline("    q3 = 0.0")
-    w.writeline("    for m in range(13):")
-    w.writeline("        q5 += _E5[m] * K[m, j]")
-    w.writeline("        q3 += _E3[m] * K[m, j]")
-    w.writeline("    e5 += (q5 / sc) ** 2")
-    w.writeline("    e3 += (q3 / sc) ** 2")
-    w.writeline("en = 0.0 if (e5 == 0.0 and e3 == 0.0) else hh * e5 / math.sqrt((e5 + 0.01 * e3) * "
-                f"{ns})")
-    w.writeline("if en < 1.0:")
-    w.writeline("    factor = 10.0 if en == 0.0 else min(10.0, 0.9 * en ** (-0.125))")
-    w.writeline("    if rejected:")
-    w.writeline("        factor = min(1.0, factor)")
-    w.writeline("    t = t_new")
-    w.writeline(f"    for j in range({ns}):")
-    w.writeline("        y[j] = ytmp[j]")
-    w.writeline("        K[0, j] = K[12, j]")
-    w.writeline("    h = hh * factor")
-    w.writeline("    rejected = False")
-    w.writeline(f"    if t >= {tend}:")
-    w.writeline("        break")
-    w.writeline("else:")
-    w.writeline("    h = hh * (max(0.2, 0.9 * en ** (-0.125)) if en == en else 0.2)")
-    w.writeline("    rejected = True")
+    _error_control(c)
     w.outdent()
-    # a new step: its cap, its size, and its first stage
-    w.writeline("if new:")
-    w.indent()
-    w.writeline(f"if steps >= {spec.max_steps} or not (h > 4.0 * 2.220446049250313e-16 * abs(t)):")
-    w.writeline("    ok = False")
-    w.writeline("    break")
-    w.writeline("steps += 1")
-    w.writeline(f"t_new = min(t + h, {tend})")
-    w.writeline("hh = t_new - t")
-    w.writeline("stage = 1")
+    _next_stage(c)
     w.outdent()
-    w.writeline("row = stage")
-    w.writeline(f"for j in range({ns}):")
-    w.writeline("    acc = 0.0")
-    w.writeline("    if stage < 12:")
-    w.writeline("        for m in range(stage):")
-    w.writeline("            acc += _A[stage, m] * K[m, j]")
-    w.writeline("    else:")
-    w.writeline("        for m in range(12):")
-    w.writeline("            acc += _B[m] * K[m, j]")
-    w.writeline("    ytmp[j] = y[j] + hh * acc")
-    w.writeline("tt = t_new if stage == 12 else t + _C[stage] * hh")
-    w.outdent()
-    # the outputs: states, or the system's lets of the final states
-    local = {**names, "time": "t"}
-    for j, st in enumerate(spec.states):
-        w.writeline(f"s{j} = y[{j}]")
-        local[f"st:{st.name}"] = f"s{j}"
-    wr.names = local
-    for k, (name, tree) in enumerate(world.lets):
-        w.writeline(f"l{k} = {wr.operand(inline_calls(tree, argn, world.law))}")
-        local[f"sl:{name}"] = f"l{k}"
+    local = c.states_and_lets("y", "t")  # the outputs: states, or the system's lets of the final states
     for j, (name, f) in enumerate(zip(output_names, output_factors)):
         value = local[spec.outputs[name]]
         w.writeline(f"{ys[j]}[i] = ({value}" + ("" if f == 1.0 else f" / {_literal(f)}") + ") if ok else math.nan")
     w.outdent()
     w.outdent()
-    w.writeline("")
-    w.writeline("")
+    c.lines("", "")
+
+
+def _start(c: _World) -> None:
+    """Arrays, inputs in SI, the initial states."""
+    for line in ("y", "ytmp", "atol"):
+        c.w.writeline(f"{line} = np.empty({c.ns})")
+    c.w.writeline(f"K = np.empty((13, {c.ns}))")
+    for i, f in enumerate(c.factors):
+        c.w.writeline(f"a{i} = x{i}[i]" + ("" if f == 1.0 else f" * {_literal(f)}"))
+    for j, tree in enumerate(c.world.initial):
+        c.w.writeline(f"y[{j}] = {c.tree(tree)}")
+    c.lines("t = 0.0", "tt = 0.0", "ok = True", "stage = -2", "row = 0", "steps = 0", "rejected = False",
+            "h = 0.0", "h0 = 0.0", "hh = 0.0", "t_new = 0.0", "d0 = 0.0", "d1 = 0.0",
+            f"for j in range({c.ns}):", "    ytmp[j] = y[j]")
+
+
+def _first_step(c: _World) -> None:
+    """After the rate at the start: each state's absolute scale, and the
+    probe of Hairer's initial step (as scipy's select_initial_step, order 8)."""
+    for j, group, tol in _scales(c.spec):
+        c.w.writeline("d = 0.0")
+        for k in group:
+            c.w.writeline(f"d = max(d, abs(y[{k}]), abs(K[0, {k}]) * {c.tend})")
+        cap = f"min({c.rtol} * d, {_literal(ATOL_FACTOR * tol)})" if tol is not None else f"{c.rtol} * d"
+        c.w.writeline(f"atol[{j}] = {cap} if d > 0.0 else {_literal(1e-300)}")
+    c.lines("d0 = 0.0", "d1 = 0.0", f"for j in range({c.ns}):", f"    sc = atol[j] + abs(y[j]) * {c.rtol}",
+            "    d0 += (y[j] / sc) ** 2", "    d1 += (K[0, j] / sc) ** 2", f"d0 = math.sqrt(d0 / {c.ns})",
+            f"d1 = math.sqrt(d1 / {c.ns})", "h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1",
+            f"h0 = min(h0, {c.tend})", f"for j in range({c.ns}):", "    ytmp[j] = y[j] + h0 * K[0, j]",
+            "tt = h0", "row = 1", "stage = -1", "continue")
+
+
+def _first_size(c: _World) -> None:
+    """After the probe: the initial step size."""
+    c.lines("d2 = 0.0", f"for j in range({c.ns}):", f"    sc = atol[j] + abs(y[j]) * {c.rtol}",
+            "    d2 += ((K[1, j] - K[0, j]) / sc) ** 2", f"d2 = math.sqrt(d2 / {c.ns}) / h0",
+            "if d1 <= 1e-15 and d2 <= 1e-15:", "    h1 = max(1e-6, h0 * 1e-3)", "else:",
+            "    h1 = (0.01 / max(d1, d2)) ** (1.0 / 9.0)", f"h = min(100.0 * h0, h1, {c.tend})",
+            "if not (h > 0.0):", f"    h = {c.tend} * 1e-6", "new = True")
+
+
+def _error_control(c: _World) -> None:
+    """After the rate at the step's end: DOP853's error norm, then accept or reject."""
+    c.lines("new = True", "e5 = 0.0", "e3 = 0.0", f"for j in range({c.ns}):",
+            f"    sc = atol[j] + max(abs(y[j]), abs(ytmp[j])) * {c.rtol}", "    q5 = 0.0", "    q3 = 0.0",
+            "    for m in range(13):", "        q5 += _E5[m] * K[m, j]", "        q3 += _E3[m] * K[m, j]",
+            "    e5 += (q5 / sc) ** 2", "    e3 += (q3 / sc) ** 2",
+            f"en = 0.0 if (e5 == 0.0 and e3 == 0.0) else hh * e5 / math.sqrt((e5 + 0.01 * e3) * {c.ns})",
+            "if en < 1.0:", "    factor = 10.0 if en == 0.0 else min(10.0, 0.9 * en ** (-0.125))",
+            "    if rejected:", "        factor = min(1.0, factor)", "    t = t_new", f"    for j in range({c.ns}):",
+            "        y[j] = ytmp[j]", "        K[0, j] = K[12, j]", "    h = hh * factor", "    rejected = False",
+            f"    if t >= {c.tend}:", "        break", "else:",
+            "    h = hh * (max(0.2, 0.9 * en ** (-0.125)) if en == en else 0.2)", "    rejected = True")
+
+
+def _next_stage(c: _World) -> None:
+    """A new step (its cap, size and first stage) when one is due, then the
+    point and time at which the next rate is wanted."""
+    c.lines("if new:",
+            f"    if steps >= {c.spec.max_steps} or not (h > 4.0 * 2.220446049250313e-16 * abs(t)):",
+            "        ok = False", "        break", "    steps += 1", f"    t_new = min(t + h, {c.tend})",
+            "    hh = t_new - t", "    stage = 1", "row = stage", f"for j in range({c.ns}):", "    acc = 0.0",
+            "    if stage < 12:", "        for m in range(stage):", "            acc += _A[stage, m] * K[m, j]",
+            "    else:", "        for m in range(12):", "            acc += _B[m] * K[m, j]",
+            "    ytmp[j] = y[j] + hh * acc", "tt = t_new if stage == 12 else t + _C[stage] * hh")
 
 
 def emit_system_source(spec: SystemSpec, inputs: list[tuple[str, float]], outputs: list[tuple[str, float]],
@@ -410,10 +388,6 @@ def numba_module_source(spec: SystemSpec, inputs, outputs, worlds) -> str:
     simulating a submitted law), cached by its text (system_run.py)."""
     return emit_system_source(spec, inputs, outputs, worlds, ["# scigame system integrator: generated"]
                               + NUMBA_HEADER)
-
-
-def rtol_of(spec: SystemSpec) -> float:
-    return spec.rtol
 
 
 __all__ = ["system_spec", "emit_system_source", "numba_module_source", "si_tree", "inline_calls", "math", "np"]
