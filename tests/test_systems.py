@@ -263,3 +263,11 @@ def test_eval_plays_a_system_card_in_every_setting_world_and_protocol(tmp_path):
     strict = sqlite3.connect(tmp_path / "run" / "episodes.sqlite").execute(
         "SELECT environment, strict_success FROM episodes WHERE setting='discovery' AND protocol='adaptive'").fetchall()
     assert all(s for _, s in strict), strict
+
+
+@pytest.mark.parametrize("code", ["E800", "E801", "E802", "E803", "E804", "E805", "E806", "E807"])
+def test_each_broken_system_rule_is_one_error_with_its_code(code):
+    from scigame.compiler import check_source
+    [path] = sorted((REPO / "tests" / "golden" / "bad").glob(f"{code}_*.sci"))
+    errors = [d for d in check_source(path.read_text(encoding="utf-8"), str(path)).diagnostics if d.is_error]
+    assert [d.code for d in errors] == [code]
