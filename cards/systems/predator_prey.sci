@@ -8,17 +8,17 @@ card predator_prey "Hares and lynxes on an island" {
     Prey breed up to what the island can feed, predators eat prey and die without them. Both
     populations are counted some days later.
   """
-  input  H0 [1]   in 20 .. 80   "prey per square kilometre at the start"
-  input  P0 [1]   in 2 .. 20    "predators per square kilometre at the start"
-  input  t  [day] in 1 .. 30    "day of the count"
-  output H [1] resolution 1e-4 tolerance abs 0.05 rel 1%  "prey per square kilometre"
-  output P [1] resolution 1e-4 tolerance abs 0.05 rel 1%  "predators per square kilometre"
+  input  H0 [1]   in 20 .. 80  "prey per square kilometre at the start"
+  input  P0 [1]   in 2 .. 20   "predators per square kilometre at the start"
+  input  t  [day] in 1 .. 30   "day of the count"
+  output H  [1]   resolution 1e-4 tolerance abs 0.05 rel 1%  "prey per square kilometre"
+  output P  [1]   resolution 1e-4 tolerance abs 0.05 rel 1%  "predators per square kilometre"
 
-  param a = 0.02 [1/day]   "attack rate"
-  param h = 0 [day]        "handling time per prey"
-  law f(Hn, Pn) = a * Hn * Pn / (1 + a * h * Hn)   # prey eaten per day
-  argument Hn [1] in 1 .. 300    "prey per square kilometre"
-  argument Pn [1] in 0.5 .. 60   "predators per square kilometre"
+  param a = 0.02 [1/day]  "attack rate"
+  param h = 0 [day]       "handling time per prey"
+  law f(Hn, Pn) = a * Hn * Pn / (1 + a * h * Hn)  # prey eaten per day
+  argument Hn [1] in 1 .. 300   "prey per square kilometre"
+  argument Pn [1] in 0.5 .. 60  "predators per square kilometre"
 
   system {
     time  t
@@ -28,5 +28,8 @@ card predator_prey "Hares and lynxes on an island" {
     rate  P = 0.25 * f(H, P) - 0.3 [1/day] * P
   }
   # interaction term switched on: predators that need time to handle each prey (Holling type II)
-  counterfactual "predators that need time to handle each prey" { set h = 0.5 [day]  scale a by 1.5 }
+  counterfactual "predators that need time to handle each prey" {
+    set h = 0.5 [day]
+    scale a by 1.5
+  }
 }
