@@ -131,8 +131,11 @@ def _points(card, n: int, seed: int) -> dict[str, np.ndarray]:
 
 def _reference(system, world, point):
     rhs, initial, horizon, read = system(world)
-    r = solve_ivp(lambda t, s: rhs(t, s, point), (0.0, horizon(point)), initial(point), method="DOP853",
-                  rtol=1e-12, atol=1e-300)
+    y0, T = np.array(initial(point), dtype=float), horizon(point)
+    # each state's absolute tolerance: 1e-12 of its size, or of how far its initial rate takes it
+    scale = np.maximum(np.abs(y0), np.abs(np.array(rhs(0.0, y0, point))) * T)
+    r = solve_ivp(lambda t, s: rhs(t, s, point), (0.0, T), y0, method="DOP853",
+                  rtol=1e-12, atol=np.maximum(1e-12 * scale, 1e-300))
     return read(r.y[:, -1]) if r.success else None
 
 
