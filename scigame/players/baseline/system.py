@@ -34,6 +34,9 @@ from .task import Sampler, parse_inputs, parse_outputs
 PLANNED = 12
 #: Candidate points drawn when choosing an Identification experiment.
 CANDIDATE_POINTS = 48
+#: The player's own integrator: coarser than the card's (its readings need ~1e-4 of a tolerance),
+#: and quick to give up on a trial law that blows up.
+PLAYER_RTOL, PLAYER_MAX_STEPS = 1e-8, 20_000
 
 
 def _tree_subst(tree, name: str, value):
@@ -65,8 +68,8 @@ class SystemModel:
         self.spec = SystemSpec(time=sysv["time"], states=states, let_texts={}, outputs=sysv["outputs"],
                                law=law["name"], arguments=args, law_unit=law["unit"],
                                law_dimension=law["dimension"], law_tol_abs=law["tolerance"]["abs"],
-                               law_tol_rel=law["tolerance"]["rel"], worlds={}, rtol=sysv["rtol"],
-                               max_steps=100_000, scaling_groups=[[j] for j in range(len(states))])
+                               law_tol_rel=law["tolerance"]["rel"], worlds={}, rtol=max(sysv["rtol"], PLAYER_RTOL),
+                               max_steps=PLAYER_MAX_STEPS, scaling_groups=[[j] for j in range(len(states))])
 
     def simulate(self, law_si, points: dict[str, np.ndarray], extra: Optional[np.ndarray] = None):
         """Outputs (declared units) at `points` with the law `law_si` (an SI
