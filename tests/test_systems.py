@@ -274,3 +274,16 @@ def test_each_broken_system_rule_is_one_error_with_its_code(code):
     [path] = sorted((REPO / "tests" / "golden" / "bad").glob(f"{code}_*.sci"))
     errors = [d for d in check_source(path.read_text(encoding="utf-8"), str(path)).diagnostics if d.is_error]
     assert [d.code for d in errors] == [code]
+
+
+def test_a_counterfactual_may_replace_the_law_of_named_arguments():
+    from scigame.compiler import check_source
+    text = (REPO / "tests" / "golden" / "bad" / "E800_rate_unit.sci").read_text(encoding="utf-8")
+    text = text.replace("rate  h = -q(h)\n", "rate  h = -q(h) / A\n").replace(
+        '{ set n = 1  rebalance k at d = 1 [m] }', '{ law q(d) = k * sqrt(1 [m]) * d / (0.5 [m] + d) }')
+    result = check_source(text, "tank.sci")
+    assert result.card is not None, [d.message for d in result.diagnostics]
+    assert [m.kind for m in result.card.mutations] == ["law"]
+    other = text.replace("{ law q(d) = k * sqrt(1 [m]) * d / (0.5 [m] + d) }", "{ law q(h0) = k * sqrt(h0) }")
+    wrong = check_source(other, "tank.sci")  # another argument than the law's own
+    assert "E806" in [d.code for d in wrong.diagnostics if d.is_error]
