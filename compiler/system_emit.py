@@ -39,8 +39,8 @@ from .functions import FUNCTIONS
 from .model import TBinary, TCall, TConst, TRef, TUnary
 
 #: The integrator's relative accuracy is this fraction of the finest output tolerance.
-RTOL_FACTOR = 1e-8
-RTOL_MIN, RTOL_MAX = 1e-13, 1e-9
+RTOL_FACTOR = 1e-10
+RTOL_MIN, RTOL_MAX = 1e-13, 1e-10
 #: An output's state is held to this fraction of the output's absolute tolerance.
 ATOL_FACTOR = 1e-6
 #: Steps (accepted or rejected) one point may take.
