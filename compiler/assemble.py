@@ -47,6 +47,7 @@ def checked_card(c: "_Checker", original: EnvState, orig_typed: Typed, cf: "Coun
                    **{("counterfactual", n): law.span for n, law in cf.env.laws.items()},
                    **_system_spans(c, original, cf)},
         system=c.system_info(),
+        design_point_spans=c.design.point_spans if isinstance(c.design, A.DesignExplicit) else (),
     )
 
 
@@ -66,8 +67,10 @@ def _environment(c: "_Checker", state: EnvState, typed: Typed) -> Environment:
         dim = state.param_dims[p.name]
         own_unit = c.unit(p.unit)
         unit_text = (p.unit.text if p.unit else "1") if dim == own_unit.dim else format_si_unit(dim)
-        params[p.name] = ParamValue(p.name, state.param_values[p.name], dim, unit_text, p.span)
-    return Environment(state.name, params, tuple((n, lets[n]) for n in order), dict(laws), typed.system)
+        params[p.name] = ParamValue(p.name, state.param_values[p.name], dim, unit_text, p.span,
+                                    state.param_exact.get(p.name))
+    return Environment(state.name, params, tuple((n, lets[n]) for n in order), dict(laws),
+                       where=dict(typed.wheres), system=typed.system)
 
 
 def _input(c: "_Checker", i: A.Input) -> InputModel:

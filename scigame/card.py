@@ -23,8 +23,8 @@ import numpy as np
 import json
 
 from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
-from .oracle import Rejection, add_noise, check_proposal, quantize
 from .system_score import SystemCardMixin
+from .oracle import Rejection, add_noise, check_defined, check_proposal, quantize
 
 ENVIRONMENTS = ("original", "counterfactual")
 
@@ -191,17 +191,15 @@ class CompiledCard(SystemCardMixin):
         _check_env(env)
         wanted = list(outputs) if outputs is not None else None
         values = check_proposal(self.data, inputs, wanted)
+        check_defined(self.data, env, values, wanted)
         result = self.run_kernel(env, values)
         # by rule, a point where the law is not a finite number is a rejected observation
-        bad = [f"{k} is not a finite number at these inputs ({'NaN' if np.isnan(v).any() else '±inf'}); "
-               "choose other inputs" for k, v in result.items()
-               if (wanted is None or k in wanted) and not np.isfinite(v).all()]
-        if bad and self.data.system is not None:
-            bad = [f"the system cannot be integrated to {self.data.system.time} at these inputs (more than "
-                   f"{self.data.system.max_steps} steps, a step shrunk to rounding, or a state that is not "
-                   "finite: it is stiff or blows up there); choose other inputs"]
-        if bad:
-            raise Rejection(bad)
+        if self.data.system is not None and any(not np.isfinite(v).all() for k, v in result.items()
+                                                if wanted is None or k in wanted):
+            raise Rejection([f"the system cannot be integrated to {self.data.system.time} at these inputs (more "
+                             f"than {self.data.system.max_steps} steps, a step shrunk to rounding, or a state that "
+                             "is not finite: it is stiff or blows up there); choose other inputs"])
+        _refuse_non_finite(result, values, wanted, "")
         if exact:
             return {k: v for k, v in result.items() if wanted is None or k in wanted}
         rng = np.random.default_rng(seed)
@@ -210,7 +208,9 @@ class CompiledCard(SystemCardMixin):
         # the same value whichever others are asked for
         noisy = {k: add_noise(v, models[k], rng) for k, v in result.items()}
         res = {o.name: o.resolution for o in self.data.outputs}
-        return {k: quantize(v, res[k]) for k, v in noisy.items() if wanted is None or k in wanted}
+        observed = {k: quantize(v, res[k]) for k, v in noisy.items() if wanted is None or k in wanted}
+        _refuse_non_finite(observed, values, wanted, " once its measurement noise is added")
+        return observed
 
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictor, env: str, strict_timeout: float = 5.0):
@@ -221,6 +221,20 @@ class CompiledCard(SystemCardMixin):
         if self.data.system is not None:  # the law is scored (scigame/system_score.py)
             return self.scored.score(predictor, env, strict_timeout=strict_timeout)
         return score_predictor(self, predictor, env, strict_timeout=strict_timeout)
+
+
+def _refuse_non_finite(result: dict, inputs: Mapping[str, np.ndarray], wanted, how: str) -> None:
+    """Rejection naming each output that is not a finite number and the inputs
+    of its first such point (`T is not a finite number (±inf) at L=1e308`)."""
+    bad = []
+    for k, v in result.items():
+        if (wanted is None or k in wanted) and not np.isfinite(v).all():
+            i = int(np.flatnonzero(~np.isfinite(np.atleast_1d(v)))[0])
+            at = ", ".join(f"{n}={np.atleast_1d(x)[min(i, np.size(x) - 1)]:g}" for n, x in inputs.items())
+            kind = "NaN" if np.isnan(np.atleast_1d(v)[i]) else "±inf"
+            bad.append(f"{k} is not a finite number{how} ({kind}) at {at}; choose other inputs")
+    if bad:
+        raise Rejection(bad)
 
 
 _PARALLEL_LOCK = threading.Lock()
