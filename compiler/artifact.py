@@ -125,6 +125,57 @@ class DesignSpec(_Frozen):
     points: list[dict[str, float]]  # the design sequence; a budget B takes the first B
 
 
+class StateSpec(_Frozen):
+    name: str
+    unit: str
+    si_factor: float
+    description: str = ""
+    initial_text: str  # as the card writes it
+    rate_text: str
+    tol_abs_si: Optional[float] = None  # the output's absolute tolerance (SI) where the state is an output
+
+
+class SystemWorldSpec(_Frozen):
+    """One world's system as SI trees (params folded, the card's lets
+    inlined). Variables: `in:NAME` an input, `st:NAME` a state, `sl:NAME`
+    a system let, `time` the current time, and inside `law` `arg:NAME`;
+    a rate calls the law as {"law": NAME, "args": [TREE, ...]}."""
+
+    initial: list[Tree]  # per state, at time 0
+    lets: list[tuple[str, Tree]]  # in dependency order
+    rates: list[Tree]  # per state
+    law: Tree
+
+
+class SystemSpec(_Frozen):
+    """A system card's system (LANGUAGE.md, *Systems*)."""
+
+    time: str
+    states: list[StateSpec]
+    let_texts: dict[str, str]
+    outputs: dict[str, str]  # output -> the state or system let it reads (`st:x`, `sl:d`)
+    law: str
+    arguments: list[InputSpec]  # in the law's order; their domains are the law's hidden set
+    law_unit: str  # SI unit of the law's value (a predictor predicts in it)
+    law_dimension: dict[str, float]
+    law_tol_abs: float
+    law_tol_rel: float
+    worlds: dict[str, SystemWorldSpec]
+    rtol: float  # the integrator's relative accuracy
+    max_steps: int  # per point; more is a rejected observation
+    scaling_groups: list[list[int]]  # states of one dimension share an absolute scale (see system_emit)
+    #: the initial values, lets or rates use a hidden param: their trees are not shown to players
+    hidden_rates: bool = False
+
+
+class LawEvaluationSet(_Frozen):
+    """A system card's hidden set of the law's arguments (declared units)
+    with the law's exact values per world (in `law_unit`)."""
+
+    inputs: dict[str, list[float]]
+    outputs: dict[str, dict[str, list[float]]]
+
+
 class CompiledCardData(_Frozen):
     """Everything the runtime needs about a card, hidden parts included."""
 
@@ -155,6 +206,7 @@ class CompiledCardData(_Frozen):
     interpolate: bool
     threshold: float
     max_steps: Optional[int]
+    system: Optional[SystemSpec] = None  # a system card's system; None for a static card
 
 
 class EvaluationSet(_Frozen):
@@ -165,6 +217,8 @@ class EvaluationSet(_Frozen):
     #: The out-of-domain set (`evaluation N ood F`), drawn from the widened domain.
     ood_inputs: Optional[dict[str, list[float]]] = None
     ood_outputs: Optional[dict[str, dict[str, list[float]]]] = None
+    #: A system card's hidden set of the law's arguments (its PS, weak and strict are on the law).
+    law: Optional[LawEvaluationSet] = None
 
 
 class Manifest(_Frozen):

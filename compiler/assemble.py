@@ -44,9 +44,19 @@ def checked_card(c: "_Checker", original: EnvState, orig_typed: Typed, cf: "Coun
         magnitude_reason=c.magnitude.reason if c.magnitude else None,
         magnitude_span=c.magnitude.span if c.magnitude else None,
         law_spans={**{("original", n): law.span for n, law in original.laws.items()},
-                   **{("counterfactual", n): law.span for n, law in cf.env.laws.items()}},
+                   **{("counterfactual", n): law.span for n, law in cf.env.laws.items()},
+                   **_system_spans(c, original, cf)},
+        system=c.system_info(),
         design_point_spans=c.design.point_spans if isinstance(c.design, A.DesignExplicit) else (),
     )
+
+
+def _system_spans(c: "_Checker", original: EnvState, cf: "Counterfactual") -> dict:
+    """A system's outputs come from its law of named arguments: E700 points there."""
+    if c.system is None or not c.law_functions:
+        return {}
+    law = next(iter(c.law_functions))
+    return {(env.name, o.name): env.laws[law].span for env in (original, cf.env) for o in c.outputs}
 
 
 def _environment(c: "_Checker", state: EnvState, typed: Typed) -> Environment:
@@ -59,7 +69,8 @@ def _environment(c: "_Checker", state: EnvState, typed: Typed) -> Environment:
         unit_text = (p.unit.text if p.unit else "1") if dim == own_unit.dim else format_si_unit(dim)
         params[p.name] = ParamValue(p.name, state.param_values[p.name], dim, unit_text, p.span,
                                     state.param_exact.get(p.name))
-    return Environment(state.name, params, tuple((n, lets[n]) for n in order), dict(laws), dict(typed.wheres))
+    return Environment(state.name, params, tuple((n, lets[n]) for n in order), dict(laws),
+                       where=dict(typed.wheres), system=typed.system)
 
 
 def _input(c: "_Checker", i: A.Input) -> InputModel:

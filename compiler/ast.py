@@ -188,6 +188,65 @@ class UnitDefinition(Named):
 
 
 @dataclass(frozen=True)
+class LawFunction(Named):
+    """`law NAME(ARG, ...) = EXPR`: a law as a function of named arguments,
+    called from a system's rates (see compiler/system_check.py)."""
+
+    param_names: tuple[str, ...]
+    param_spans: tuple[Span, ...]
+    expr: Expr
+
+    @property
+    def params(self) -> tuple[tuple[str, Span], ...]:
+        """(name, span) of each argument."""
+        return tuple(zip(self.param_names, self.param_spans))
+
+    @property
+    def where(self) -> None:
+        """A law of named arguments has no `where` (its system refuses what it cannot integrate)."""
+        return None
+
+
+@dataclass(frozen=True)
+class Argument(Named):
+    """`argument NAME [UNIT] in DOMAIN`: the unit and domain of a law
+    argument that is not an input."""
+
+    unit: Optional[UnitRef]
+    domain: "Domain"
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SystemTime(Named):
+    """`time NAME` in a system: the input that is the observation time."""
+
+
+@dataclass(frozen=True)
+class State(Named):
+    """`state NAME [UNIT] = EXPR`: a state of the system and its initial value."""
+
+    unit: Optional[UnitRef]
+    init: Expr
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Rate(Named):
+    """`rate NAME = EXPR`: the time derivative of state NAME."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class System:
+    """`system { time ...; state ...; let ...; rate ... }`, in written order."""
+
+    span: Span
+    items: tuple[Union[SystemTime, State, "Let", Rate], ...]
+
+
+@dataclass(frozen=True)
 class Constraint:
     span: Span
     left: Expr
@@ -233,7 +292,7 @@ class MagnitudeDiffers:
     reason_span: Span
 
 
-Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, MagnitudeDiffers, Let, Law]
+Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, MagnitudeDiffers, Let, Law, LawFunction]
 
 
 @dataclass(frozen=True)
@@ -290,7 +349,8 @@ class Adaptive:
 
 
 Statement = Union[Meta, UnitDefinition, Input, Output, Param, Let, Law, Constraint, Counterfactual,
-                  DesignGenerated, DesignExplicit, Evaluation, Identification, Adaptive]
+                  DesignGenerated, DesignExplicit, Evaluation, Identification, Adaptive,
+                  LawFunction, Argument, System]
 
 
 @dataclass(frozen=True)
@@ -334,6 +394,7 @@ def _unescape(body: str) -> str:
 #: followed by anything but `"` or a backslash (group 1 is the paired run).
 _BAD_ESCAPE = re.compile(r'(?<!\\)((?:\\\\)*)\\[^"\\]', re.S)
 _BINARY = {"add", "sub", "mul", "div", "pow"}
+_SYSTEM_RULES = {"law_function", "argument", "system", "system_time", "state", "rate"}
 
 
 class _Builder:
@@ -534,12 +595,33 @@ class _Builder:
                               self.number_token(ood.children[0]) if ood else None)
         if kind == "identification":
             return Identification(span, str(ch[0]), Span.of(ch[0]))
+        if kind in _SYSTEM_RULES:
+            return self.system_statement(tree)
         if kind == "adaptive":
             steps = self.find(ch, "max_steps")
             return Adaptive(span, self.number_token(ch[0]),
                             self.number_token(steps.children[0]) if steps else None)
         raise AssertionError(f"unexpected statement {kind}")
 
+    def system_statement(self, tree: Tree):
+        """`law NAME(ARGS) = ...`, `argument ...`, `system { ... }` and the
+        statements inside a system."""
+        kind, ch, span = tree.data, tree.children, Span.of(tree)
+        if kind == "law_function":
+            return LawFunction(*self.named(span, ch), tuple(str(t) for t in ch[1:-1]),
+                               tuple(Span.of(t) for t in ch[1:-1]), self.expr(ch[-1]))
+        if kind == "argument":
+            return Argument(*self.named(span, ch), self.unit(self.find(ch, "unit")),
+                            self.domain(ch), self.description(ch))
+        if kind == "system":
+            return System(span, tuple(self.statement(c) for c in ch))
+        if kind == "system_time":
+            return SystemTime(*self.named(span, ch))
+        if kind == "state":
+            init = next(c for c in ch[1:] if not (isinstance(c, Tree) and c.data in ("unit", "description")))
+            return State(*self.named(span, ch), self.unit(self.find(ch, "unit")), self.expr(init),
+                         self.description(ch))
+        return Rate(*self.named(span, ch), self.expr(ch[1]))
     def version_two(self, tree: Tree) -> Statement:
         """`law` (with or without `where`) and `unit` statements."""
         kind, ch, span = tree.data, tree.children, Span.of(tree)

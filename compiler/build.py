@@ -98,8 +98,14 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
     design = fixed_design(card)
     n_design = len(next(iter(design.values()))) if design else 0
     envs = {}
+    system = None
+    if card.system is not None:
+        from .build_system import declared_law_tree
+        from .system_emit import system_spec
+        system = system_spec(card)
     for env in (card.original, card.counterfactual):
-        laws = {o.name: law_tree(card, env, o.name) for o in card.outputs}
+        laws = ({o.name: law_tree(card, env, o.name) for o in card.outputs} if system is None
+                else {system.law: declared_law_tree(system, env.name)})
         envs[env.name] = EnvironmentSpec(
             name=env.name,
             params=[ParamSpec(name=p.name, value_si=p.value, unit=p.unit_text)
@@ -131,7 +137,8 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
         design=DesignSpec(method=card.design_method, seed=card.design_seed, size=card.design_size,
                           points=[{k: float(v[i]) for k, v in design.items()} for i in range(n_design)]),
         evaluation_size=card.evaluation_size, evaluation_seed=card.evaluation_seed,
-        evaluation_ood=card.evaluation_ood, interpolate=card.interpolate, threshold=card.threshold, max_steps=card.max_steps)
+        evaluation_ood=card.evaluation_ood, interpolate=card.interpolate, threshold=card.threshold, max_steps=card.max_steps,
+        system=system)
 
 
 def _si(spec) -> dict:
@@ -156,9 +163,12 @@ def public_view(data: CompiledCardData, setting: str) -> dict:
         "adaptive_threshold": data.threshold,
         "max_steps": data.max_steps,
     }
+    if data.system is not None:
+        from .build_system import law_view_data, public_system
+        view["system"] = public_system(data.system)
     if setting == "identification":
         candidates = {}
-        for o in data.outputs:
+        for o in (law_view_data(data) if data.system is not None else data).outputs:
             g = data.environments["original"].laws[o.name]
             g2 = data.environments["counterfactual"].laws[o.name]
             tree = {"op": "add", "args": [
@@ -179,17 +189,22 @@ def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[
     from .predictor_schema import predictor_schema
     from .sampling import evaluation_set, ood_set
     data = card_data(card, version)
-    source, source_map = emit_simulator(card, version)
+    if data.system is not None:
+        from .build_system import law_evaluation, law_view_data, system_simulator
+        source, source_map = system_simulator(card, data, version)
+    else:
+        source, source_map = emit_simulator(card, version)
     ev, ood = evaluation_set(card), ood_set(card)
     evaluation = EvaluationSet(inputs=_columns(ev), outputs=_exact_outputs(card, ev),
                                ood_inputs=_columns(ood) if ood is not None else None,
-                               ood_outputs=_exact_outputs(card, ood) if ood is not None else None)
+                               ood_outputs=_exact_outputs(card, ood) if ood is not None else None,
+                               law=law_evaluation(card, data.system) if data.system is not None else None)
     files = {
         "simulator.py": source,
         "card.json": data.model_dump_json(indent=2),
         "evaluation.json": evaluation.model_dump_json(),
         "design.json": json.dumps(data.design.model_dump(), indent=2),
-        "predictor.schema.json": json.dumps(predictor_schema(data), indent=2),
+        "predictor.schema.json": json.dumps(predictor_schema(law_view_data(data) if data.system else data), indent=2),
     }
     for env in ENVIRONMENTS:
         for setting in SETTINGS:

@@ -21,10 +21,11 @@ from .assemble import checked_card
 from .checkutil import first_suggestion, names, outside_domain, suggest, walk
 from .counterfactual import counterfactual_environment
 from .counterfactual_checks import CounterfactualChecks
+from .system_check import SystemChecks, SystemTyper
 from .diagnostics import Reporter
 from .functions import FUNCTIONS
+from .model import CheckedCard, ConstraintModel, TExpr, law_uses, refs, transitive
 from .limits import MAX_NOISE_ABS, MAX_NOISE_REL, widened_bounds
-from .model import CheckedCard, ConstraintModel, TExpr, law_uses
 from .printer import format_expr
 from .source import SourceText, Span
 from .syntax import keywords
@@ -72,7 +73,7 @@ class _Symbol:
     dim: Optional[Dim] = None
 
 
-class _Checker(CounterfactualChecks):
+class _Checker(CounterfactualChecks, SystemChecks):
     def __init__(self, card: A.Card, source: SourceText, report: Reporter):
         self.card, self.source, self.report = card, source, report
         self.symbols: dict[str, _Symbol] = {}
@@ -92,6 +93,7 @@ class _Checker(CounterfactualChecks):
         self.adaptive: Optional[A.Adaptive] = None
         self.typed_constraints: list[ConstraintModel] = []
         self.magnitude: Optional[A.MagnitudeDiffers] = None
+        self.init_system()
         self.unit_definitions: list[A.UnitDefinition] = []
         #: units the card defines: name -> (unit, where its definition ends)
         self.card_units: dict[str, tuple[Unit, Span]] = {}
@@ -129,11 +131,13 @@ class _Checker(CounterfactualChecks):
         self.check_metadata()
         self.check_unit_definitions()
         self.check_declarations()
+        self.check_system()
         self.check_inputs()
         self.check_outputs()
         self.check_settings()
         original = self.original_state()
         orig_typed = self.type_environment(original, self.report)
+        self.check_law_called(orig_typed.system)
         self.check_laws_cover_outputs()
         constraints = self.check_constraints(original, orig_typed)
         cf = counterfactual_environment(self, original, orig_typed)
@@ -188,6 +192,8 @@ class _Checker(CounterfactualChecks):
                 self.single("identification", "identification", st)
             elif isinstance(st, A.Adaptive):
                 self.single("adaptive", "adaptive", st)
+            elif isinstance(st, (A.LawFunction, A.Argument, A.System)):
+                self.collect_system(st)
 
     def single(self, what: str, attr: str, st) -> None:
         first = getattr(self, attr)
@@ -275,7 +281,7 @@ class _Checker(CounterfactualChecks):
                 sym.dim = unit.dim if unit else None
 
     def check_inputs(self) -> None:
-        for inp in self.inputs:
+        for inp in self.inputs + list(self.arguments.values()):
             d = inp.domain
             if isinstance(d, A.SetDomain):
                 seen: dict[float, A.Literal] = {}
@@ -397,12 +403,14 @@ class _Checker(CounterfactualChecks):
         return EnvState("original", "", values, dims, dict(self.lets), dict(self.laws), exact)
 
     def type_environment(self, env: EnvState, report: Reporter, solve: bool = False) -> Typed:
-        typer = Typer(self, env, report, solve)
+        typer = (SystemTyper if self.law_functions or self.system else Typer)(self, env, report, solve)
         for name in let_order(env.lets, report):
             typer.typed_lets[name] = typer.expr(env.lets[name].expr)
         laws: dict[str, TExpr] = {}
         wheres: dict[str, ConstraintModel] = {}
         for name, law in env.laws.items():
+            if isinstance(law, A.LawFunction):
+                continue  # typed with the system, below
             sym = self.symbols.get(name)
             if sym is None or sym.kind != "output":
                 if env.name == "original":
@@ -417,7 +425,10 @@ class _Checker(CounterfactualChecks):
                        lambda typed=typed, law=law, sym=sym, unit_text=unit_text: report.law_mismatch(
                            law.expr.span, law.name, unit_text, typed.dim, sym.dim, env.note,
                            hints=self.law_hints(env, law, typed.dim, sym.dim, solve)))
-        return Typed(typer.typed_lets, laws, tuple(typer.equations), wheres)
+        system = self.type_system(typer, env, report) if isinstance(typer, SystemTyper) else None
+        if system is not None and not solve:
+            self.system_worlds.setdefault(env.name, system)
+        return Typed(typer.typed_lets, laws, tuple(typer.equations), system=system, wheres=wheres)
 
     def law_hints(self, env: EnvState, law: A.Law, got: Dim, want: Dim, solving: bool) -> list[str]:
         """Which factor to change in a law that does not balance: for the
@@ -444,6 +455,8 @@ class _Checker(CounterfactualChecks):
 
     def check_laws_cover_outputs(self) -> None:
         for out in self.outputs:
+            if self.system is not None:
+                break  # a system's outputs are its states and lets (E803)
             if out.name not in self.laws and self.symbols.get(out.name, None) is not None \
                     and self.symbols[out.name].node is out:
                 self.report.no_law(out.name_span, out.name)
@@ -473,6 +486,8 @@ class _Checker(CounterfactualChecks):
             if typed is None:
                 continue
             used |= law_uses(typed.laws.values(), typed.lets)
+            used |= transitive(self.system_uses(typed.system),
+                               lambda n, lets=typed.lets: refs(lets[n]) if n in lets else ())
         for c in self.constraints:
             used |= names(c.left) | names(c.right)
         for law in self.laws.values():

@@ -19,6 +19,7 @@ from .diagnostics import Reporter
 from .model import Mutation
 from .printer import format_expr
 from .source import Span
+from .system_check import apply_law_function
 from .typer import EnvState, Typed, placeholder, solve_placeholders
 from .units import DIMENSIONLESS, format_si_unit
 
@@ -120,7 +121,7 @@ def apply_magnitude(c: "_Checker", s: Applied, m: A.MagnitudeDiffers) -> Applied
 _VERBS = {A.SetMutation: "set", A.ScaleMutation: "scale", A.RebalanceMutation: "rebalance"}
 STEPS: dict[type, Step] = {A.SetMutation: apply_set, A.ScaleMutation: apply_scale,
                            A.RebalanceMutation: apply_rebalance, A.Let: apply_let, A.Law: apply_law,
-                           A.MagnitudeDiffers: apply_magnitude}
+                           A.MagnitudeDiffers: apply_magnitude, A.LawFunction: apply_law_function}
 
 
 def counterfactual_environment(c: "_Checker", original: EnvState, orig_typed: Typed) -> Optional[Counterfactual]:

@@ -51,6 +51,8 @@ class CounterfactualChecks:
             self.report.bad_reference(extra.span, extra.name, "second", first=at[0].name)
         if not at:
             return env
+        if self.system is not None:
+            return self.solve_system_reference(original, env, rebalanced)
         m = at[0]
         found = self._reference_point(m)
         if found is None or self.report.has_errors or orig_typed is None:

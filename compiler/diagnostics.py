@@ -5,7 +5,7 @@ never writes message text itself. Codes are grouped by hundreds:
 
     E1xx syntax          E2xx names           E3xx card statements
     E4xx units and dims  E5xx inputs/outputs  E6xx the counterfactual
-    E7xx numeric checks  W1xx unused names    W2xx-W3xx other warnings
+    E7xx numeric checks  E8xx systems         W1xx unused names    W2xx-W3xx other warnings
     W4xx sound worlds (what a player can tell from size or from the text shown)
 
 `docs/language.md` lists them all with an example each; the golden tests in
@@ -232,6 +232,8 @@ class Reporter:
                        "write the quantity you need as a `let` and use it in both laws"),
             "constraint": ("a let", "a constraint may use inputs and params only",
                            "write the let's expression out in the constraint"),
+            "system": ("a name of the system", "states, the system's lets, law arguments and laws of named "
+                       "arguments exist only inside the system block", "use it in the system's lets and rates"),
         }[use]
         return self.error("E206", span, f"`{name}` is {kind}; {needed}", hints=[hint])
 
@@ -697,6 +699,84 @@ class Reporter:
                   f"within {limit:g} times either way")
         return self.warning("W403", span, f"`magnitude differs` is not needed: {detail}",
                             hints=["remove it, so that it keeps meaning something where it is used"])
+
+    # -- E8xx: systems (a law acting inside a system that evolves in time) --------
+    @_kind("E800", "a rate's unit is not its state's per unit of time")
+    def rate_mismatch(self, span: Span, state: str, got, want, env_note: str | None = None):
+        from .units import describe_dim
+        return self.error(
+            "E800", span, f"rate {state}: the right side is {describe_dim(got)}, but d{state}/dt must "
+            f"be {describe_dim(want)} (the state's unit per unit of time)",
+            notes=[env_note] if env_note else [],
+            hints=[f"a rate is the time derivative of its state: `rate {state} = ...` must have the unit "
+                   f"of `{state}` divided by a time"])
+
+    @_kind("E801", "an initial value in the wrong unit")
+    def initial_mismatch(self, span: Span, state: str, unit_text: str, got, want):
+        from .units import describe_dim
+        return self.error(
+            "E801", span, f"state {state} [{unit_text}] starts at a value that is {describe_dim(got)}, "
+            f"but the state is {describe_dim(want)}",
+            hints=[f"write the initial value in a unit of {describe_dim(want)}, e.g. `0 [{unit_text}]`"])
+
+    @_kind("E802", "the system's `time` is not an input of dimension time")
+    def bad_time(self, span: Span, name: str, why: str, dim=None):
+        from .units import describe_dim
+        detail = {"missing": "the system has no `time NAME` statement",
+                  "twice": "the system names its time twice",
+                  "not_input": f"`{name}` is not an input",
+                  "dimension": f"input `{name}` is {describe_dim(dim)}, not a time"}[why]
+        return self.error("E802", span, f"system time: {detail}",
+                          hints=["name the input that is the observation time, e.g. `input t [s] in 0.1 .. 10` "
+                                 "and `time t` inside the system"])
+
+    @_kind("E803", "an output that is not a state or a `let` of the system")
+    def output_not_state(self, span: Span, name: str):
+        return self.error(
+            "E803", span, f"output `{name}` is neither a state of the system nor a `let` inside it",
+            hints=[f"declare `state {name} [...] = ...` with a rate, or `let {name} = ...` of the states "
+                   "inside the system block"])
+
+    @_kind("E804", "a state without a rate")
+    def state_without_rate(self, span: Span, name: str):
+        return self.error("E804", span, f"state `{name}` has no rate, so the system does not say how it changes",
+                          hints=[f"add `rate {name} = ...` (write `rate {name} = 0 [...]` for a constant)"])
+
+    @_kind("E805", "a rate for a name that is not a state")
+    def stray_rate(self, span: Span, name: str, why: str, suggestion: Sequence[str] = (), first=None):
+        detail = {"undeclared": f"`{name}` is not a state of the system",
+                  "twice": f"state `{name}` already has a rate"}[why]
+        hints = [f"did you mean `{suggestion[0]}`?"] if suggestion else \
+            ([f"declare it first: `state {name} [UNIT] = INITIAL`"] if why == "undeclared" else
+             ["give each state exactly one rate"])
+        return self.error("E805", span, f"rate {name}: {detail}", hints=hints,
+                          related=[(first, "its first rate")] if first is not None else [])
+
+    @_kind("E806", "a law called with arguments of the wrong number or dimensions")
+    def law_call(self, span: Span, law: str, detail: str, env_note: str | None = None):
+        return self.error("E806", span, f"`{law}(...)`: {detail}", notes=[env_note] if env_note else [],
+                          hints=[f"each argument of `{law}` must have the dimension of the argument it is "
+                                 "passed for (an input's unit, or its `argument` declaration's)"])
+
+    @_kind("E807", "a law function that uses a name other than its arguments and params")
+    def law_scope(self, span: Span, law: str, name: str, why: str):
+        detail = {"scope": f"uses `{name}`, which is neither one of its arguments nor a param",
+                  "no_unit": f"argument `{name}` is neither an input nor declared by `argument {name} [UNIT] in ...`",
+                  "twice": f"names argument `{name}` twice",
+                  "not_called": "is never called by the system's rates or lets",
+                  "no_system": "is a law of named arguments, but the card has no `system` block to call it"}[why]
+        return self.error("E807", span, f"law {law}(...) {detail}",
+                          hints=["a law of named arguments sees only its arguments and the card's params"])
+
+    @_kind("W410", "a system that cannot be integrated at some inputs")
+    def unintegrable(self, span: Span, env: str, share: str, example: str, max_steps: int):
+        return self.warning(
+            "W410", span, f"the system ({env}) cannot be integrated to its time at {share} of the probed inputs, "
+            f"e.g. at {example}: an observation there is refused",
+            notes=[f"the integrator gives up after {max_steps} steps, when its step shrinks to rounding, or when "
+                   "a state stops being finite (a stiff or blowing-up system)"],
+            hints=["narrow the inputs' domains (a shorter time, gentler initial values) so that every point "
+                   "can be observed"])
 
     # -- notes -----------------------------------------------------------------
     @_kind("N001", "rebalanced unit")

@@ -188,9 +188,26 @@ _CELLS: dict[type, Callable[..., list[Cell]]] = {
     A.Evaluation: lambda s: [(None, _seeded(f"evaluation {s.count.text}", s.seed)[0][1]
                               + (f" ood {s.ood.text}" if s.ood is not None else ""))],
     A.Identification: lambda s: [(None, f"identification interpolate {s.value}")],
+    # systems (LANGUAGE.md, version 2)
+    A.LawFunction: lambda s: [(None, f"law {s.name}({', '.join(p for p, _ in s.params)}) = {format_expr(s.expr)}")],
+    A.Argument: lambda s: [("arg.kw", "argument"), ("arg.name", s.name), ("arg.unit", _unit(s.unit)),
+                           ("arg.domain", _domain(s.domain)), ("desc", _desc(s.description))],
+    A.SystemTime: lambda s: [("sys.kw", "time"), (None, s.name)],
+    A.State: lambda s: [("sys.kw", "state"), ("sys.name", s.name), ("sys.unit", _unit(s.unit)),
+                        (None, f"= {format_expr(s.init)}"), ("desc", _desc(s.description))],
+    A.Rate: lambda s: [("sys.kw", "rate"), ("sys.name", s.name), (None, f"= {format_expr(s.expr)}")],
     A.Adaptive: lambda s: [(None, f"adaptive threshold {s.threshold.text}"
                                   + (f" max_steps {s.max_steps.text}" if s.max_steps is not None else ""))],
 }
+
+
+def _is_block(node) -> bool:
+    """Statements written as a block of statements: the counterfactual, a system."""
+    return isinstance(node, (A.Counterfactual, A.System))
+
+
+def _children(node) -> tuple:
+    return node.mutations if isinstance(node, A.Counterfactual) else node.items
 
 
 def statement_cells(node) -> list[Cell]:
@@ -272,11 +289,11 @@ class _Attacher:
         inner: dict[int, list[Comment]] = {}
         mine: list[Comment] = []
         for c in comments:
-            host = next((i for i, it in enumerate(items) if isinstance(it.node, A.Counterfactual)
+            host = next((i for i, it in enumerate(items) if _is_block(it.node)
                          and _pos_start(it.node.span) < (c.line, c.column) < _pos_end(it.node.span)), None)
             (inner.setdefault(host, []) if host is not None else mine).append(c)
         for i, it in enumerate(items):
-            if isinstance(it.node, A.Counterfactual):
+            if _is_block(it.node):
                 it.block = self.counterfactual(it, inner.get(i, []))
         events: list[tuple[tuple[int, int], object]] = []
         for c in mine:
@@ -328,15 +345,16 @@ class _Attacher:
             out.tail.append(c)
 
     def counterfactual(self, item: Item, comments: list[Comment]) -> Block:
+        """A block statement (the counterfactual, or a system) and its comments."""
         cf = item.node
-        opener = self.brace_after(_pos_end(cf.label_span))
+        opener = self.brace_after(_pos_end(cf.label_span) if isinstance(cf, A.Counterfactual) else _pos_start(cf.span))
         closer = (cf.span.end_line, cf.span.end_column - 1)
         before = [c for c in comments if (c.line, c.column) < opener]
         for c in before:  # between the keyword and `{`: written before the block
             c.own_line, c.blank_before = True, False
         item.leading.extend(before)
         rest = [c for c in comments if (c.line, c.column) > opener]
-        return self.block(cf.mutations, opener, closer, rest)
+        return self.block(_children(cf), opener, closer, rest)
 
 
 # ---- writing --------------------------------------------------------------------------
@@ -401,7 +419,8 @@ class _Writer:
         self.comments(block.tail, indent, first)
 
     def counterfactual(self, it: Item, indent: str) -> None:
-        self.emit(f"counterfactual {string_literal(it.node.label)} {{", indent, it.block.header_comment)
+        head = f"counterfactual {string_literal(it.node.label)}" if isinstance(it.node, A.Counterfactual) else "system"
+        self.emit(f"{head} {{", indent, it.block.header_comment)
         self.block(it.block, indent + INDENT)
         self.emit("}", indent, it.block.closer_comment)
 
@@ -448,7 +467,7 @@ def layout(card: A.Card, title_end: tuple[int, int], text: str, comments: list[T
 
 #: Groups of statement kinds that `format_card` writes without a blank line between them.
 _GROUPS = (("collection", "field", "source", "doi", "published", "preprint"), ("background", "conditions"),
-           ("input", "output", "constraint"), ("param",), ("let", "law"),
+           ("input", "output", "constraint"), ("param",), ("let", "law", "law_function", "argument"),
            ("design_generated", "design_explicit", "evaluation", "identification", "adaptive"))
 
 
@@ -465,8 +484,8 @@ def format_card(card: A.Card) -> str:
         prev = None
         for n in (canonical_order(nodes) if top else nodes):
             it = Item(n, blank_before=top and prev is not None and _group(n) != prev)
-            if isinstance(n, A.Counterfactual):
-                it.block = items(n.mutations, False)
+            if _is_block(n):
+                it.block = items(_children(n), False)
             out.items.append(it)
             prev = _group(n)
         return out

@@ -213,6 +213,8 @@ class Environment:
     params: dict[str, ParamValue]
     lets: tuple[tuple[str, TExpr], ...]
     laws: dict[str, TExpr]
+    #: a system card's law and equations in this world (compiler/system_model.py)
+    system: Optional[object] = None
     #: output -> where its law has a value (`law ... where COND "REASON"`; message is the reason)
     where: dict[str, "ConstraintModel"] = field(default_factory=dict)
 
@@ -241,7 +243,11 @@ class Environment:
 
     def evaluate(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
         """Outputs in their declared units for inputs in their declared units
-        (the reference evaluator; NaN/inf where a law is undefined)."""
+        (the reference evaluator; NaN/inf where a law is undefined). A system
+        is integrated by its compiled kernel (compiler/system_run.py)."""
+        if self.system is not None:
+            from .system_run import evaluate_system
+            return evaluate_system(card, self, inputs)
         values: dict[str, object] = {}
         shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs)) if card.inputs else ()
         with np.errstate(all="ignore"):
@@ -306,6 +312,8 @@ class CheckedCard:
     magnitude_span: Optional[Span] = None
     #: (environment, output) -> the span of the law in force there
     law_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
+    #: a system card's shared parts (compiler/system_model.SystemInfo); None for a static card
+    system: Optional[object] = None
     #: the span of each point of an explicit design (`fixed design { ... }`)
     design_point_spans: tuple[Span, ...] = ()
 

@@ -20,6 +20,8 @@ from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_desi
 
 #: Random probe points per card, on top of the evaluation set and the corners.
 _PROBES = 2048
+#: The same for a system card, whose every point is an integration.
+_SYSTEM_PROBES = 256
 
 
 def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
@@ -38,7 +40,7 @@ def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(12345)
     out = {}
     for i, s in enumerate(card.inputs):
-        rnd = from_unit(s, rng.random(_PROBES))
+        rnd = from_unit(s, rng.random(_PROBES if card.system is None else _SYSTEM_PROBES))
         first = np.asarray(design.get(s.name, []), dtype=float) if design else np.empty(0)
         out[s.name] = np.concatenate([first, ev[s.name], [c[i] for c in corners], rnd]).astype(float)
     mask = constraint_mask(card, out)
@@ -51,7 +53,8 @@ def tree_checks(card: CheckedCard, report: Reporter) -> None:
     them deeper than the size policy allows (E104)."""
     targets = [(card.law_spans[(env.name, o.name)], f"law {o.name} ({env.name})",
                 lambda env=env, o=o: law_tree(card, env, o.name))
-               for env in (card.original, card.counterfactual) for o in card.outputs]
+               for env in (card.original, card.counterfactual) for o in card.outputs
+               if card.system is None]  # a system's outputs have no tree (its law's is in system_emit)
     targets += [(c.span, "this constraint", lambda c=c: (expr_tree(card, card.original, c.left),
                                                          expr_tree(card, card.original, c.right)))
                 for c in card.constraints]
@@ -87,6 +90,9 @@ def _point_text(card: CheckedCard, points, i: int) -> str:
 
 def numeric_checks(card: CheckedCard, report: Reporter) -> None:
     """Report E700/E701 for a card that passed the static checks."""
+    if card.system is not None:
+        from .system_lint import system_numeric_checks
+        return system_numeric_checks(card, report)
     try:
         probes = _probe_points(card)
     except SamplingError as exc:

@@ -77,6 +77,7 @@ class Typed:
     lets: dict[str, TExpr]
     laws: dict[str, TExpr]
     equations: tuple[tuple[Dim, str], ...] = ()
+    system: object = None  # a system card's `SystemWorld` (compiler/system_check.py)
     #: output -> the typed `where` condition of its law (where it has a value)
     wheres: dict = dataclasses.field(default_factory=dict)
 

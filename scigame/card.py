@@ -23,6 +23,7 @@ import numpy as np
 import json
 
 from .compiler.artifact import ENVIRONMENTS, FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
+from .system_score import SystemCardMixin
 from .oracle import Rejection, add_noise, check_defined, check_proposal, quantize
 
 
@@ -40,7 +41,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "scigame" / "cards"
 
 
-class CompiledCard:
+class CompiledCard(SystemCardMixin):
     """One compiled card: its data, its simulator kernels and its hidden
     evaluation set."""
 
@@ -192,6 +193,11 @@ class CompiledCard:
         check_defined(self.data, env, values, wanted)
         result = self.run_kernel(env, values)
         # by rule, a point where the law is not a finite number is a rejected observation
+        if self.data.system is not None and any(not np.isfinite(v).all() for k, v in result.items()
+                                                if wanted is None or k in wanted):
+            raise Rejection([f"the system cannot be integrated to {self.data.system.time} at these inputs (more "
+                             f"than {self.data.system.max_steps} steps, a step shrunk to rounding, or a state that "
+                             "is not finite: it is stiff or blows up there); choose other inputs"])
         _refuse_non_finite(result, values, wanted, "")
         if exact:
             return {k: v for k, v in result.items() if wanted is None or k in wanted}
@@ -211,6 +217,8 @@ class CompiledCard:
         evaluation set of `env`. Returns a `scigame.scoring.Score`."""
         from .scoring import score_predictor
         _check_env(env)
+        if self.data.system is not None:  # the law is scored (scigame/system_score.py)
+            return self.scored.score(predictor, env, strict_timeout=strict_timeout)
         return score_predictor(self, predictor, env, strict_timeout=strict_timeout)
 
 

@@ -91,6 +91,28 @@ def rename_tree(tree: Any, names: Mapping[str, str]) -> Any:
     return tree
 
 
+def _rename_system(system: dict, names: Mapping[str, str]) -> dict:
+    """A system card's public system under player names: the inputs in its
+    texts, trees (`in:NAME`), time and law arguments; outputs keep reading
+    their states."""
+    import copy
+    s = copy.deepcopy(system)
+    trees = {f"in:{k}": f"in:{v}" for k, v in names.items()}
+    s["time"] = names.get(s["time"], s["time"])
+    for st in s["states"]:
+        st["initial"], st["rate"] = _rename_text(st["initial"], names), _rename_text(st["rate"], names)
+    for let in s.get("lets", []):
+        let["text"] = _rename_text(let["text"], names)
+    for a in s["law"]["arguments"]:
+        a["name"] = names.get(a["name"], a["name"])
+        a["description"] = "" if a["name"] in names.values() else a.get("description", "")
+    s["outputs"] = {names.get(k, k): v for k, v in s["outputs"].items()}
+    if s.get("trees"):
+        s["trees"] = rename_tree(s["trees"], trees)
+    s["submit"] = _rename_text(s["submit"], names)
+    return s
+
+
 def tree_variables(tree: Any) -> set[str]:
     """The variable names a predictor tree refers to."""
     found: set[str] = set()
@@ -183,6 +205,8 @@ class Presentation:
                 item["description"] = ""
             view["constraints"] = [{"text": _rename_text(c["text"], self._to_player), "message": ""}
                                    for c in view["constraints"]]
+            if view.get("system"):
+                view["system"] = _rename_system(view["system"], self._to_player)
             if "candidates" in view:
                 view["candidates"] = {self.player_name(k): {
                     **c, "text": _rename_text(c["text"], self._to_player),
@@ -266,16 +290,17 @@ class Presentation:
         strict: the law ignores them. One that mentions a distractor without
         depending on it (`0*x`) is scored with the distractor fixed."""
         predictor = self.card_predictor(predictor)
+        scored = self.card.scored  # a system card is scored on its law (scigame/system_score.py)
         used = self._used_distractors(predictor)
         if not used:
-            return self.card.score(predictor, env), self.card, predictor
-        n = len(next(iter(self.card.evaluation.inputs.values())))
+            return scored.score(predictor, env), scored, predictor
+        n = len(next(iter(scored.evaluation.inputs.values())))
         draws = [{s.name: draw(s, _rng(self.seed, stream), n) for s in self.distractors}
                  for stream in (_EVAL_A, _EVAL_B)]
-        if not self._depends(predictor, draws):
+        if not self._depends(predictor, draws, scored):
             fixed = _substitute(predictor, {s.name: float(draws[0][s.name][0]) for s in self.distractors})
-            return self.card.score(fixed, env), self.card, fixed
-        target = _WithInputs(self.card, self.distractors, draws[0], self.seed)
+            return scored.score(fixed, env), scored, fixed
+        target = _WithInputs(scored, self.distractors, draws[0], self.seed)
         score = target.score(predictor, env)
         if score.strict is not False:
             names = ", ".join(f"`{self.player_name(n)}`" for n in sorted(used))
@@ -289,13 +314,13 @@ class Presentation:
         used = set().union(*(tree_variables(t) for t in predictor.values())) if predictor else set()
         return used & self._distractor_names
 
-    def _depends(self, predictor: dict, draws: list[dict]) -> bool:
+    def _depends(self, predictor: dict, draws: list[dict], scored) -> bool:
         """Does the predictor's value change with the distractors' values?"""
         from .predictor import PredictorInvalid, evaluate_predictor, validate_predictor
-        names = self.card.input_names + [s.name for s in self.distractors]
+        names = scored.input_names + [s.name for s in self.distractors]
         try:
-            clean = validate_predictor(predictor, names, self.card.output_names)
-            base = {k: np.asarray(v, dtype=float) for k, v in self.card.evaluation.inputs.items()}
+            clean = validate_predictor(predictor, names, scored.output_names)
+            base = {k: np.asarray(v, dtype=float) for k, v in scored.evaluation.inputs.items()}
             a, b = (evaluate_predictor(clean, {**base, **d}) for d in draws)
         except PredictorInvalid:
             return True  # invalid either way; the scorer says why

@@ -163,6 +163,31 @@ class ReplaceDoc(_Doc):
     name: Name
     expr: Expression
     where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
+    arguments: Optional[list[Name]] = Field(default=None, description="a law of named arguments: their names")
+
+
+class LawFunctionDoc(_Doc):
+    """`law NAME(ARG, ...) = EXPR` (a system card's law)."""
+
+    name: Name
+    arguments: list[Name] = Field(min_length=1)
+    expr: Expression
+
+
+class StateDoc(_Doc):
+    name: Name
+    unit: Unit = None
+    initial: Expression
+    description: str = ""
+
+
+class SystemDoc(_Doc):
+    """`system { time ...; state ...; let ...; rate ... }`: written back in this order."""
+
+    time: Name
+    states: list[StateDoc] = Field(min_length=1)
+    lets: list[Definition] = []
+    rates: list[Definition] = []
 
 
 MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc, MagnitudeDoc],
@@ -219,6 +244,10 @@ class CardDocument(_Doc):
     lets: list[Definition] = []
     laws: list[Definition] = []
     counterfactual: Optional[CounterfactualDoc] = None
+    #: systems (LANGUAGE.md, version 2): left out of a static card's JSON
+    law_functions: list[LawFunctionDoc] = []
+    arguments: list[InputDoc] = []
+    system: Optional[SystemDoc] = None
     design: Optional[Annotated[Union[GeneratedDesign, ExplicitDesign], Field(discriminator="kind")]] = None
     evaluation: Optional[EvaluationDoc] = None
     identification: Optional[Literal["yes", "no"]] = Field(None, description="`identification interpolate`")
@@ -333,9 +362,43 @@ def _mutation(m) -> dict:
                 "at": [{"name": r.name, "value": _num(r.value), "unit": _unit(r.unit)} for r in m.reference]}
     if isinstance(m, A.MagnitudeDiffers):
         return {"kind": "magnitude_differs", "reason": m.reason}
+    if isinstance(m, A.LawFunction):
+        return {"kind": "law", "name": m.name, "expr": format_expr(m.expr), "arguments": [p for p, _ in m.params]}
     if isinstance(m, A.Law):
         return {"kind": "law", "name": m.name, "expr": format_expr(m.expr), "where": _where(m)}
     return {"kind": "let", "name": m.name, "expr": format_expr(m.expr)}
+
+
+def _system_statement(s, doc: dict) -> bool:
+    """A system card's statements into the document; False for any other."""
+    from .compiler.printer import format_expr
+    if isinstance(s, A.LawFunction):
+        doc.setdefault("law_functions", []).append({"name": s.name, "arguments": [p for p, _ in s.params],
+                                                    "expr": format_expr(s.expr)})
+    elif isinstance(s, A.Argument):
+        doc.setdefault("arguments", []).append(_domain_doc(s))
+    elif isinstance(s, A.System):
+        system = {"time": "", "states": [], "lets": [], "rates": []}
+        for it in s.items:
+            if isinstance(it, A.SystemTime):
+                system["time"] = it.name
+            elif isinstance(it, A.State):
+                system["states"].append({"name": it.name, "unit": _unit(it.unit), "initial": format_expr(it.init),
+                                         "description": it.description})
+            else:
+                system["lets" if isinstance(it, A.Let) else "rates"].append(
+                    {"name": it.name, "expr": format_expr(it.expr)})
+        doc["system"] = system
+    else:
+        return False
+    return True
+
+
+def _domain_doc(s) -> dict:
+    d = s.domain
+    domain = ({"kind": "set", "values": [_num(v) for v in d.values]} if isinstance(d, A.SetDomain)
+              else {"kind": d.kind, "lo": _num(d.lo), "hi": _num(d.hi)})
+    return {"name": s.name, "unit": _unit(s.unit), "domain": domain, "description": s.description}
 
 
 def _statement(s, doc: dict) -> None:
@@ -387,7 +450,7 @@ def _statement(s, doc: dict) -> None:
     elif isinstance(s, A.Adaptive):
         doc["adaptive"] = {"threshold": _num(s.threshold),
                            "max_steps": _int(s.max_steps)}
-    else:  # a statement this JSON form does not know yet
+    elif not _system_statement(s, doc):  # a statement this JSON form does not know yet
         raise InterchangeError(f"`{type(s).__name__}` statements have no JSON form yet")
 
 
@@ -398,7 +461,16 @@ def export_card(card: A.Card) -> dict:
                            "lets": [], "laws": []}
     for s in card.statements:
         _statement(s, doc)
-    return CardDocument.model_validate(doc).model_dump(mode="json")
+    return _dump(CardDocument.model_validate(doc))
+
+
+def _dump(doc: CardDocument) -> dict:
+    """A document as JSON data; a static card's has no system keys (its JSON stays as it was)."""
+    out = doc.model_dump(mode="json")
+    for key in ("law_functions", "arguments", "system"):
+        if not out[key]:
+            del out[key]
+    return out
 
 
 # ---- JSON -> .sci ----------------------------------------------------------------
@@ -469,6 +541,7 @@ def _ast_statements(doc: CardDocument) -> list:
     s += [A.Let(N, d.name, N, _expr(d.expr, f"$.lets[{k}].expr")) for k, d in enumerate(doc.lets)]
     s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr"), _ast_where(d.where, f"$.laws[{k}].where"))
           for k, d in enumerate(doc.laws)]
+    s += _ast_system(doc)
     if doc.counterfactual is not None:
         s.append(A.Counterfactual(N, doc.counterfactual.label, N, tuple(
             _ast_mutation(m, f"$.counterfactual.mutations[{k}]") for k, m in enumerate(doc.counterfactual.mutations))))
@@ -487,9 +560,33 @@ def _ast_mutation(m, where: str):
                                                                         _unit_ref(r.unit)) for r in m.at))
     if isinstance(m, MagnitudeDoc):
         return A.MagnitudeDiffers(N, m.reason, N)
+    if m.kind == "law" and m.arguments:
+        return A.LawFunction(N, m.name, N, tuple(m.arguments), tuple(N for _ in m.arguments),
+                             _expr(m.expr, f"{where}.expr"))
     if m.kind == "law":
         return A.Law(N, m.name, N, _expr(m.expr, f"{where}.expr"), _ast_where(m.where, f"{where}.where"))
     return A.Let(N, m.name, N, _expr(m.expr, f"{where}.expr"))
+
+
+def _ast_system(doc: CardDocument) -> list:
+    """The statements of a system card: its laws of named arguments, argument domains and system."""
+    N, s = _NOWHERE, []
+    s += [A.LawFunction(N, d.name, N, tuple(d.arguments), tuple(N for _ in d.arguments),
+                        _expr(d.expr, f"$.law_functions[{k}].expr")) for k, d in enumerate(doc.law_functions)]
+    for a in doc.arguments:
+        d = a.domain
+        dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
+               else A.RangeDomain(N, _lit(d.lo), _lit(d.hi), d.kind))
+        s.append(A.Argument(N, a.name, N, _unit_ref(a.unit), dom, a.description))
+    y = doc.system
+    if y is not None:
+        items = [A.SystemTime(N, y.time, N)]
+        items += [A.State(N, st.name, N, _unit_ref(st.unit), _expr(st.initial, f"$.system.states[{k}].initial"),
+                          st.description) for k, st in enumerate(y.states)]
+        items += [A.Let(N, d.name, N, _expr(d.expr, f"$.system.lets[{k}].expr")) for k, d in enumerate(y.lets)]
+        items += [A.Rate(N, d.name, N, _expr(d.expr, f"$.system.rates[{k}].expr")) for k, d in enumerate(y.rates)]
+        s.append(A.System(N, tuple(items)))
+    return s
 
 
 def _ast_settings(doc: CardDocument) -> list:
@@ -554,7 +651,7 @@ def import_card(data: Any) -> str:
     errors = [d for d in diags if d.is_error]
     if parsed is None or errors:
         raise InterchangeError(f"$: the card it makes does not parse: {errors[0].message if errors else '?'}")
-    want = doc.model_dump(mode="json")
+    want = _dump(doc)
     got = export_card(parsed)
     if got != want:
         raise InterchangeError(f"{_first_difference(want, got)}: this value cannot be written in a card "

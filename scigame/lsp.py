@@ -83,6 +83,12 @@ def declarations(card: A.Card) -> dict[str, tuple[str, A.Input | A.Output | A.Pa
     for s in card.statements:
         if isinstance(s, (A.Input, A.Output, A.Param, A.Let)):
             out.setdefault(s.name, (type(s).__name__.lower(), s))
+        elif isinstance(s, (A.LawFunction, A.Argument)):  # a system card's law and its arguments
+            out.setdefault(s.name, ("law" if isinstance(s, A.LawFunction) else "argument", s))
+        elif isinstance(s, A.System):
+            for it in s.items:
+                if isinstance(it, (A.State, A.Let)):
+                    out.setdefault(it.name, ("state" if isinstance(it, A.State) else "let", it))
         elif isinstance(s, A.UnitDefinition):
             out.setdefault(s.name, ("unit", s))
     return out
@@ -124,6 +130,11 @@ def _expressions(model):
             yield env.name, e
         for e in env.laws.values():
             yield env.name, e
+        w = env.system
+        if w is not None:  # a system card: its law, initial values, lets and rates
+            yield env.name, w.law_body
+            for _, e in w.initial + w.lets + w.rates:
+                yield env.name, e
         for w in env.where.values():
             yield env.name, w.left
             yield env.name, w.right
@@ -140,6 +151,15 @@ def _name_hover(model, name: str) -> Optional[str]:
     for o in model.outputs:
         if o.name == name:
             return f"output `{name}` [{o.unit.text}]: {describe_dim(o.unit.dim)}" + _desc(o.description)
+    info = model.system
+    for s in (info.states if info is not None else ()):
+        if s.name == name:
+            return f"state `{name}` [{s.unit.text}]: {describe_dim(s.unit.dim)}" + _desc(s.description)
+    for a in (info.arguments if info is not None else ()):
+        if a.name == name:
+            return f"law argument `{name}` [{a.unit.text}]: {describe_dim(a.unit.dim)}" + _desc(a.description)
+    if info is not None and name == info.law:
+        return f"law `{name}`({', '.join(a.name for a in info.arguments)}): {describe_dim(info.law_dim)}"
     parts = []
     for env in (model.original, model.counterfactual):
         p = env.params.get(name)

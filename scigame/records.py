@@ -194,7 +194,8 @@ class Turn(_Record):
 #: What an Outcome keeps of its submission's Score: the fields are Score's
 #: own (declared once, in scigame.scoring); the rest of a Score (the world,
 #: the error path, the points, the per-output errors) stays with the scorer.
-SCORE_FIELDS = ("valid", "reason", "ps", "weak", "strict", "strict_reason", "form_credit", "ps_ood", "weak_ood")
+SCORE_FIELDS = ("valid", "reason", "ps", "weak", "strict", "strict_reason", "form_credit", "ps_ood", "weak_ood",
+                "ps_system", "weak_system")
 
 #: Score's verdict as a record (Score's field definitions, nothing re-declared).
 ScoreVerdict = create_model("ScoreVerdict", __base__=_Record, __module__=__name__,

@@ -48,6 +48,10 @@ class Score(BaseModel):
     ps_ood: Optional[float] = None
     weak_ood: Optional[bool] = None
     form_credit: float = 0.0  # mean over outputs; 0 for an invalid predictor
+    #: A system card's second score: the system simulated with the submitted law at the
+    #: hidden inputs, against its observables (scigame/system_score.py); None for a static card.
+    ps_system: Optional[float] = None
+    weak_system: Optional[bool] = None
 
 
 def prediction_score(errors: list[np.ndarray]) -> float:

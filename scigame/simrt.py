@@ -103,7 +103,9 @@ class Kernel:
         if self._dispatcher is None:
             if not any(isinstance(a, np.ndarray) for a in args):
                 return self._python_func(*args)  # a helper (step, sign) on floats, from Python code
-            if _few_floats(args) and self._python(args):
+            # a generated module may lower the limit (a system's integration is too long for Python)
+            limit = self.py_func.__globals__.get("PYTHON_MAX_POINTS", PYTHON_MAX_POINTS)
+            if _few_floats(args, limit) and self._python(args):
                 return None
         return self.dispatcher(*args)
 
@@ -121,11 +123,11 @@ class Kernel:
         return True
 
 
-def _few_floats(args) -> bool:
+def _few_floats(args, limit: int = PYTHON_MAX_POINTS) -> bool:
     """Float64 vectors of at most PYTHON_MAX_POINTS points, as run_kernel passes
     (other arrays get numba's typing: an integer array is computed in integers)."""
     return all(isinstance(a, np.ndarray) and a.dtype == np.float64 and a.ndim == 1 for a in args) \
-        and args[-1].shape[0] <= PYTHON_MAX_POINTS
+        and args[-1].shape[0] <= limit
 
 
 def njit(*args, **options):

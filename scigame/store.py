@@ -54,7 +54,7 @@ _KEY_LIST = ", ".join(KEY_COLUMNS)
 _OUTCOME_COLUMNS = ("submitted", "valid", "ps", "weak", "strict", "weak_success", "strict_success", "protocol_ok",
                     "failure_mode", "steps", "wall_time")
 _USAGE_SUMMARY = ("input_tokens", "output_tokens", "cost_usd")
-_OOD_COLUMNS = ("ps_ood", "weak_ood")
+_OOD_COLUMNS = ("ps_ood", "weak_ood", "ps_system", "weak_system")  # the system ones: system cards only
 _EPISODE_DDL = _ddl({
     **{c: _sql_type(Outcome.model_fields[c].annotation) for c in _OUTCOME_COLUMNS},
     **{c: _sql_type(Usage.model_fields[c].annotation) for c in _USAGE_SUMMARY},

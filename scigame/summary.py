@@ -34,6 +34,7 @@ CONTROLS = EpisodeKey.CONTROL_DEFAULTS
 GROUP = CELL + tuple(CONTROLS)
 COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr", "mean_ps", "mean_form_credit", "valid",
                    "invalid", "missing", "undetermined", "protocol_breaks", "mean_ps_ood", "weak_ood",
+                   "mean_ps_system", "weak_system",
                    "mean_ses", "judged", "input_tokens", "output_tokens", "cost_usd")
 
 #: What the collections-side-by-side views show of each collection.
@@ -106,6 +107,7 @@ def summarize(rows: list[dict], judgements: list[dict] | None = None,
             "undetermined": n - len(decided),
             "protocol_breaks": sum(1 for r in done if not r["protocol_ok"]),
             **_ood_columns([r for r in done if r.get("ps_ood") is not None]),
+            **_system_columns([r for r in done if r.get("ps_system") is not None]),
             **_ses_columns(ses_values(done, ses)),
             "input_tokens": sum(r["input_tokens"] or 0 for r in done),
             "output_tokens": sum(r["output_tokens"] or 0 for r in done),
@@ -121,6 +123,15 @@ def _ood_columns(rows: list[dict]) -> dict:
         return {"mean_ps_ood": None, "weak_ood": None}
     return {"mean_ps_ood": sum(r["ps_ood"] for r in rows) / len(rows),
             "weak_ood": sum(r["weak_ood"] for r in rows) / len(rows)}
+
+
+def _system_columns(rows: list[dict]) -> dict:
+    """Mean PS and weak share of the observables a submitted law implies, over
+    the episodes of system cards (None where there are none)."""
+    if not rows:
+        return {"mean_ps_system": None, "weak_system": None}
+    return {"mean_ps_system": sum(r["ps_system"] for r in rows) / len(rows),
+            "weak_system": sum(bool(r["weak_system"]) for r in rows) / len(rows)}
 
 
 def form_credit(row: dict) -> float | None:

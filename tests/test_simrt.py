@@ -18,7 +18,9 @@ from scigame.simrt import ARRAY_CHUNK, PYTHON_MAX_POINTS, Kernel, njit, run_arra
 
 REPO = Path(__file__).resolve().parent.parent
 # the bundled cards and both sets of Feynman benchmark cards (powers, roots, exponentials)
-BUNDLED = sorted((REPO / "cards").rglob("*.sci")) + sorted((REPO / "benchmarks/feynman").glob("*.sci")) \
+# system cards are checked by tests/test_systems.py (their integrator never runs as Python)
+BUNDLED = sorted(p for p in (REPO / "cards").rglob("*.sci") if "systems" not in p.parts) \
+    + sorted((REPO / "benchmarks/feynman").glob("*.sci")) \
     + sorted((REPO / "benchmarks/feynman_holdout").glob("*.sci"))
 N_INPUTS = 1  # for the hand-written kernel below, as in a generated module
 

@@ -20,7 +20,8 @@ import pytest
 
 import scigame
 
-CARDS = sorted((Path(__file__).resolve().parent.parent / "cards").rglob("*.sci"))
+CARDS = sorted(p for p in (Path(__file__).resolve().parent.parent / "cards").rglob("*.sci")
+               if "systems" not in p.parts)  # system cards: tests/test_systems.py
 UREG = pint.UnitRegistry()
 Q = UREG.Quantity
 

@@ -28,9 +28,11 @@ def _summary_table(table: list[dict]):
     # the controls and out-of-domain scores get columns only where a run has them
     controls = [c for c, default in CONTROLS.items() if any(r.get(c, default) != default for r in table)]
     ood = any(r.get("mean_ps_ood") is not None for r in table)
+    system = any(r.get("mean_ps_system") is not None for r in table)
     names = (("player",) if len(players) > 1 else ()) + (
         "collection", "setting", "environment", "protocol", "B", *controls, "n", "strict ESR", "weak ESR",
-        "mean PS", "form", *(("PS ood", "weak ood") if ood else ()), "SES", "valid", "invalid", "missing", "undet.",
+        "mean PS", "form", *(("PS ood", "weak ood") if ood else ()),
+        *(("PS sys", "weak sys") if system else ()), "SES", "valid", "invalid", "missing", "undet.",
         "breaks", "unfinished")
     for col in names:
         t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
@@ -42,6 +44,7 @@ def _summary_table(table: list[dict]):
             str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
             _fmt(r.get("mean_form_credit")),
             *((_fmt(r.get("mean_ps_ood")), _fmt(r.get("weak_ood"), True)) if ood else ()),
+            *((_fmt(r.get("mean_ps_system")), _fmt(r.get("weak_system"), True)) if system else ()),
             _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
             str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
         t.add_row(*cells)

@@ -82,6 +82,8 @@ def render_transcript(episode: Episode) -> str:
         lines.append(f"Output {o['name']} [{o['unit']}]: {o.get('description', '')}")
     for name, cand in (t.get("candidates") or {}).items():
         lines.append(f"Candidate for {name}: {cand['text']}")
+    from ..system_transcript import system_lines, trajectory_lines
+    lines += system_lines(t)
     for obs in episode.given:
         lines.append("Given observation: " + _obs_text(obs.inputs, obs.outputs))
     for turn in episode.turns:
@@ -108,6 +110,9 @@ def render_transcript(episode: Episode) -> str:
                 lines.append(f"  Predictor {out} = {_tree_line(tree)}")
             lines.append(f"  Explanation: {s.explanation}")
             lines.append(f"  Applicability: {s.applicability}")
+    observed = list(episode.given) + [turn.response.observation for turn in episode.turns
+                                      if turn.response is not None and turn.response.observation is not None]
+    lines += trajectory_lines(t, observed)
     return neutralise_markers("\n".join(lines))
 
 

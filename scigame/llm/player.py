@@ -21,19 +21,21 @@ from ..players.base import EpisodeState, Player, PlayerFault, PlayerGaveUp, Unus
 from ..records import Action, Usage
 from .client import ChatClient, EndpointFault
 from .conversation import MAX_CORRECTIONS, converse, model_check
-from .prompts import PLAYER_SYSTEM, correction_message, state_message
+from .prompts import correction_message, player_system, state_message
 
 
 def action_schema(task: dict) -> dict:
     """JSON Schema of one action for this task (structured outputs). Built
     once per pair of name lists and shared: callers must not modify it."""
-    return _action_schema(tuple(i["name"] for i in task["inputs"]), tuple(o["name"] for o in task["outputs"]))
+    law = (task.get("system") or {}).get("law")  # a system card: the predictor is the law, in its arguments
+    submit = (tuple(a["name"] for a in law["arguments"]), (law["name"],)) if law else None
+    return _action_schema(tuple(i["name"] for i in task["inputs"]), tuple(o["name"] for o in task["outputs"]), submit)
 
 
 @lru_cache(maxsize=256)
-def _action_schema(inputs: tuple[str, ...], outputs: tuple[str, ...]) -> dict:
+def _action_schema(inputs: tuple[str, ...], outputs: tuple[str, ...], submit=None) -> dict:
     inputs, outputs = list(inputs), list(outputs)
-    pred = predictor_schema_for(inputs, outputs)
+    pred = predictor_schema_for(*(map(list, submit) if submit else (inputs, outputs)))
     defs = pred.pop("$defs")
     pred.pop("$schema", None)
     number_map = {"type": "object", "properties": {o: {"type": "number"} for o in outputs},
@@ -113,7 +115,7 @@ class OpenAIPlayer(Player):
         return taken
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
-        messages = [{"role": "system", "content": PLAYER_SYSTEM},
+        messages = [{"role": "system", "content": player_system(state.task)},
                     {"role": "user", "content": state_message(state_document(state))}]
         return await self._until_usable(messages, action_schema(state.task))
 

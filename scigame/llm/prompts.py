@@ -55,6 +55,24 @@ supports it, and only claims what your evidence supports; the applicability text
 is expected to hold."""
 
 
+SYSTEM_CARD_NOTE = """
+
+In this game the law acts inside a system that evolves in time (the task's "system"). Each state \
+starts at its "initial" value and changes at its "rate"; a rate calls the hidden law by name with \
+arguments, for example -a(M, d) * x / d. An experiment sets the inputs, one of which is the time \
+("system.time"), and observes the states named as outputs at that time. You never observe the law \
+itself. Submit the law, not the outputs: the predictor maps the law's name ("system.law.name") to a \
+tree over the law's arguments ("system.law.arguments", in their units), giving the law's value in \
+"system.law.unit". It is scored on the law over the arguments' domains, and by the readings the \
+system gives when it runs with your law. Short times tell you most directly what the law is where \
+the system starts."""
+
+
+def player_system(task: dict[str, Any]) -> str:
+    """The player's system message: a system card's task also says how the law acts."""
+    return PLAYER_SYSTEM + (SYSTEM_CARD_NOTE if task.get("system") else "")
+
+
 def state_message(state_doc: dict[str, Any]) -> str:
     """The user message of a player turn. Every `<` inside the JSON is
     written as \\u003c (the same JSON value), so no text in the state can

@@ -212,6 +212,9 @@ class BaselinePlayer(Player):
 
     def decide(self, state: EpisodeState) -> Action:
         """The action for this state (synchronous: easy to test and profile)."""
+        if state.task.get("system"):  # a law inside a system: its own module
+            from .system import decide_system
+            return decide_system(state)
         return self._decide(state)
 
     def _decide(self, state: EpisodeState) -> Action:

@@ -1,0 +1,148 @@
+"""What a system card adds to its compiled folder: the law's trees over its
+arguments in their declared units (the reference for PS, weak and strict),
+the law's hidden evaluation set, its tolerance, and the system's part of the
+public view.
+
+A law of named arguments declares no unit: its value is in the SI unit of
+its dimension (`SystemSpec.law_unit`), and its tolerance is the finest
+relative tolerance of the card's outputs, with an absolute part of
+`LAW_ABS_FACTOR` times that times the median |law| over the hidden set
+(so it matters only where the law comes near zero).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .artifact import LawEvaluationSet, SystemSpec
+
+
+def declared_law_tree(spec: SystemSpec, world: str):
+    """The law of `world` as a tree over its arguments in declared units (the
+    shape of a player's predictor)."""
+    factors = {f"arg:{a.name}": a for a in spec.arguments}
+
+    def walk(t):
+        if isinstance(t, dict) and "var" in t:
+            a = factors[t["var"]]
+            return {"var": a.name} if a.si_factor == 1.0 else {"op": "mul", "args": [{"var": a.name}, a.si_factor]}
+        if isinstance(t, dict) and "op" in t:
+            return {"op": t["op"], "args": [walk(x) for x in t["args"]]}
+        return t
+
+    return walk(spec.worlds[world].law)
+
+
+def law_points(card_or_args, size: int, seed: int) -> dict[str, np.ndarray]:
+    """`size` points of the law's arguments, uniform (log-uniform on `log`
+    domains) in their domains, declared units."""
+    from .sampling import from_unit
+    args = card_or_args
+    rng = np.random.default_rng(seed)
+    u = rng.random((size, len(args)))
+    return {a.name: from_unit(_Domain(a), u[:, i]) for i, a in enumerate(args)}
+
+
+class _Domain:
+    """An argument (InputSpec or ArgumentModel) as sampling's input model."""
+
+    def __init__(self, a) -> None:
+        d = getattr(a, "domain", None)
+        self.kind = d.kind if d is not None else a.kind
+        self.lo = d.lo if d is not None else a.lo
+        self.hi = d.hi if d is not None else a.hi
+        self.values = tuple(d.values) if d is not None else a.values
+
+
+def law_values(spec_args, law_si, points: dict[str, np.ndarray]) -> np.ndarray:
+    """The SI law tree at points given in declared units."""
+    values = {f"arg:{a.name}": np.asarray(points[a.name], dtype=float) * a.si_factor for a in spec_args}
+    with np.errstate(all="ignore"):
+        return np.broadcast_to(np.asarray(evaluate_tree(law_si, values), dtype=float),
+                               np.shape(next(iter(values.values())))).copy()
+
+
+def evaluate_tree(tree, values: dict):
+    """An SI tree on arrays (the predictor language's numpy meanings; NaN or
+    inf where an op leaves its domain)."""
+    from .predictor_ops import OP_TABLE
+    if isinstance(tree, (int, float)):
+        return float(tree)
+    if "var" in tree:
+        return values[tree["var"]]
+    return OP_TABLE[tree["op"]].numpy(*(evaluate_tree(a, values) for a in tree["args"]))
+
+
+def law_tolerance(card, args, law_si) -> tuple[float, float]:
+    """(abs, rel) tolerance of the law (see the module docstring)."""
+    from .system_emit import LAW_ABS_FACTOR
+    rels = [o.tol_rel for o in card.outputs if o.tol_rel > 0]
+    rel = min(rels) if rels else 0.01
+    v = np.abs(law_values(args, law_si, law_points(args, card.evaluation_size, card.evaluation_seed)))
+    v = v[np.isfinite(v) & (v > 0)]
+    scale = float(np.median(v)) if len(v) else 1.0
+    return LAW_ABS_FACTOR * rel * scale, rel
+
+
+def law_evaluation(card, spec: SystemSpec) -> LawEvaluationSet:
+    """The hidden set of the law's arguments and the law's values in each world."""
+    pts = law_points(spec.arguments, card.evaluation_size, card.evaluation_seed + 1)
+    outputs = {w: {spec.law: [float(x) for x in law_values(spec.arguments, spec.worlds[w].law, pts)]}
+               for w in spec.worlds}
+    return LawEvaluationSet(inputs={k: [float(x) for x in v] for k, v in pts.items()}, outputs=outputs)
+
+
+def public_system(spec: SystemSpec) -> dict:
+    """The system as a player sees it: states, their initial values and rates
+    as the card writes them, and what to submit. The law's body is hidden."""
+    return {
+        "time": spec.time,
+        "states": [{"name": s.name, "unit": s.unit, "si_factor": s.si_factor, "initial": s.initial_text,
+                    "rate": s.rate_text, "description": s.description} for s in spec.states],
+        "lets": [{"name": n, "text": t} for n, t in spec.let_texts.items()],
+        "outputs": dict(spec.outputs),
+        "law": {"name": spec.law, "arguments": [a.public() for a in spec.arguments], "unit": spec.law_unit,
+                "dimension": dict(spec.law_dimension),
+                "tolerance": {"abs": spec.law_tol_abs, "rel": spec.law_tol_rel}},
+        "submit": (f"a predictor for `{spec.law}` only: a tree over its arguments "
+                   f"({', '.join(a.name for a in spec.arguments)}) in their units, giving the law's value in "
+                   f"[{spec.law_unit}]"),
+        # SI trees for players that simulate the system themselves (the law stays a call)
+        "trees": None if spec.hidden_rates else {
+            "initial": list(spec.worlds["original"].initial),
+            "lets": [[n, t] for n, t in spec.worlds["original"].lets],
+            "rates": list(spec.worlds["original"].rates)},
+        "rtol": spec.rtol,
+    }
+
+
+def law_view_data(data):
+    """A system card's data as the scorer sees it: the law's arguments as
+    the inputs, the law as the one output (its trees are the worlds' laws)."""
+    from .artifact import OutputSpec
+    spec = data.system
+    law = OutputSpec(name=spec.law, unit=spec.law_unit, si_factor=1.0, dimension=dict(spec.law_dimension),
+                     resolution=None, tol_abs=spec.law_tol_abs, tol_rel=spec.law_tol_rel,
+                     description=f"the law acting inside the system, {spec.law}("
+                                 + ", ".join(a.name for a in spec.arguments) + ")")
+    return data.model_copy(update={"inputs": list(spec.arguments), "outputs": [law], "constraints": []})
+
+
+def system_simulator(card, data, version: str) -> tuple[str, list]:
+    """simulator.py of a system card: its kernels, importing the runtime's names."""
+    from .artifact import RUNTIME_MODULE
+    from .emit import _HEX, _SAFE_NAME, _version_text
+    from .functions import RUNTIME_NAMES
+    from .system_emit import emit_system_source
+    if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
+        raise ValueError("card name or hash is not safe to place in a comment")
+    header = [f"# Simulator for the scigame system card `{card.name}`: generated, do not edit.",
+              f"# card source sha256: {card.content_hash}",
+              f"# compiler: scigame {_version_text(version)}",
+              "# Inputs and outputs are arrays in the card's declared units; each point is an",
+              "# initial-value problem integrated by DOP853 (compiler/system_emit.py).",
+              f"from {RUNTIME_MODULE} import {', '.join(RUNTIME_NAMES)}",
+              f"CARD_SHA256 = \"{card.content_hash}\""]
+    source = emit_system_source(data.system, [(s.name, s.unit.si_factor) for s in card.inputs],
+                                [(o.name, o.unit.si_factor) for o in card.outputs], data.system.worlds, header)
+    return source, []

@@ -1,0 +1,87 @@
+"""Running a system's integrator outside a compiled folder: lint's numeric
+checks (E700, E701, W400, W401), the hidden evaluation set at build time,
+and a player's submitted law at scoring time.
+
+The integrator is the one `system_emit` writes, as plain numba code in a
+module kept in the user's cache folder under the hash of its text
+(`systems/<hash>.py`), so numba's own disk cache beside it makes every later
+process's first call cheap. Nothing else is cached: a card whose text
+changed gets another module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+
+#: From this many points on, the prange twin (compiling it costs more than a small batch saves).
+PARALLEL_POINTS = 1024
+_LOCK = threading.Lock()
+_MODULES: dict[str, object] = {}
+
+
+def load_source(source: str):
+    """The module of a generated integrator text (compiled by numba on first call)."""
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:20]
+    with _LOCK:
+        if digest in _MODULES:
+            return _MODULES[digest]
+        from .usercache import user_cache_folder
+        base = user_cache_folder()
+        folder = (base / "systems") if base is not None else Path(tempfile.mkdtemp(prefix="scigame-systems-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"sys_{digest}.py"
+        if not path.exists() or path.read_text(encoding="utf-8") != source:
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".sys.")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(source)
+            os.replace(tmp, path)
+        name = f"scigame_system_{digest}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        _MODULES[digest] = module
+        return module
+
+
+def run(module, world: str, xs: list[np.ndarray], n_outputs: int) -> list[np.ndarray]:
+    """One world's kernel over points (its prange twin from PARALLEL_POINTS on)."""
+    n = len(xs[0]) if xs else 0
+    ys = [np.empty(n) for _ in range(n_outputs)]
+    if n == 0:
+        return ys
+    fn = getattr(module, f"env_{world}_parallel" if n >= PARALLEL_POINTS else f"env_{world}")
+    with _LOCK:  # numba's thread pool serves one caller at a time
+        fn(*[np.ascontiguousarray(x, dtype=np.float64) for x in xs], *ys)
+    return ys
+
+
+_SPECS: dict[int, tuple] = {}
+
+
+def evaluate_system(card, env, inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
+    """A checked system card's outputs (declared units) at inputs (declared
+    units), integrated by its compiled kernel."""
+    from .system_emit import numba_module_source, system_spec
+    key = id(card)
+    if key not in _SPECS or _SPECS[key][0] is not card:
+        if len(_SPECS) > 64:
+            _SPECS.clear()
+        spec = system_spec(card)
+        source = numba_module_source(spec, [(s.name, s.unit.si_factor) for s in card.inputs],
+                                     [(o.name, o.unit.si_factor) for o in card.outputs], spec.worlds)
+        _SPECS[key] = (card, load_source(source))
+    module = _SPECS[key][1]
+    shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs))
+    xs = [np.broadcast_to(np.asarray(inputs[s.name], dtype=float), shape).ravel() for s in card.inputs]
+    ys = run(module, env.name, xs, len(card.outputs))
+    return {o.name: y.reshape(shape) for o, y in zip(card.outputs, ys)}
