@@ -36,6 +36,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from ...compiler.predictor_ops import OP_TABLE
 from ...predictor import evaluate_unchecked
 from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
                       worst_error)
@@ -44,11 +45,11 @@ from .task import fmt
 from .trees import is_num, op
 
 #: Candidate laws relaxed (the best by in-sample fit and description length).
-RELAXED_LAWS = 8
+RELAXED_LAWS = 6
 #: Laws of one family (their kind, numbers aside) relaxed at most.
 PER_FAMILY = 2
 #: Places relaxed per law at most.
-PLACES = 10
+PLACES = 12
 #: Nats for a relaxed exponent, besides the digits it is written with.
 RELAX_COST = 1.5
 #: A relaxed law is kept only if its sum of squared errors is below this
@@ -127,7 +128,7 @@ def places(tree: Any, X: Optional[dict] = None) -> list[tuple[Any, Path]]:
                 out.append((_set(tree, path, op("pow", node, 1.0)), path + (1,)))
         elif "var" in node and inside and not (path and _get(tree, path[:-1]).get("op") == "pow"):
             out.append((_set(tree, path, op("pow", node, 1.0)), path + (1,)))
-    return out[:PLACES]
+    return out
 
 
 def bare(tree: Any) -> Any:
@@ -145,20 +146,39 @@ def bare(tree: Any) -> Any:
 
 
 def _model(tree: Any, paths: list[Path]) -> Callable[[np.ndarray, dict], np.ndarray]:
+    """tree as a function of (theta, X), theta the numbers at paths: compiled
+    once into numpy closures (the op table's meanings), as refits call it often."""
+    index = {tuple(p): i for i, p in enumerate(paths)}
+
+    def build(node, path):
+        if path in index:
+            i = index[path]
+            return lambda th, X: th[i]
+        if is_num(node):
+            v = float(node)
+            return lambda th, X: v
+        if "var" in node:
+            name = node["var"]
+            return lambda th, X: X[name]
+        fn = OP_TABLE[node["op"]].numpy
+        kids = [build(a, path + (j,)) for j, a in enumerate(node.get("args", []))]
+        return lambda th, X: fn(*[k(th, X) for k in kids])
+    body = build(tree, ())
+
     def model(theta, X):
-        t = tree
-        for p, v in zip(paths, theta):
-            t = _set(t, p, float(v))
         with np.errstate(all="ignore"):
-            return np.asarray(evaluate_unchecked(t, X), dtype=float) * np.ones(len(next(iter(X.values()))))
+            return np.asarray(body(theta, X), dtype=float) * np.ones(len(next(iter(X.values()))))
     return model
 
 
 def _snap_exponent(model, theta: np.ndarray, j: int, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
-    """The exponent theta[j] as the simplest rational the data support, the rest refitted."""
+    """The exponent theta[j] as the simplest value the data support, the rest
+    refitted: a small rational, else the shortest decimal (1.1, not 1.098)."""
     bound = rounding_bound(worst_error(model, theta, X, y, sw))
-    for r in snap_options(float(theta[j])):
-        if r == 0 or abs(float(r) - theta[j]) > 0.05 * max(1.0, abs(theta[j])):
+    e = float(theta[j])
+    decimals = [float(f"{e:.{d - 1}e}") for d in (1, 2, 3)]
+    for r in [float(r) for r in snap_options(e)] + decimals:
+        if r == 0 or abs(r - e) > 0.05 * max(1.0, abs(e)):
             continue
         rest = [i for i in range(len(theta)) if i != j]
 
@@ -198,7 +218,7 @@ def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
     for s in starts:
         t0 = theta0.copy()
         t0[-1] = s
-        theta = refine(model, t0, data.X, data.y, data.sw, nfev=60)
+        theta = refine(model, t0, data.X, data.y, data.sw, nfev=40)
         if theta is None:
             continue
         err = scaled_errors(model(theta, data.X), data.y, data.sw)
@@ -210,8 +230,7 @@ def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
         return None
     j = len(paths) - 1
     theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
-    if theta is best[0]:
-        theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     if abs(theta[j] - theta0[j]) < 1e-9 or theta[j] == 0:
         return None
     final = tree
@@ -250,13 +269,15 @@ def relax(data, laws: list[Law]) -> list[Law]:
         seen.add(key)
         families[family] += 1
         alone = bare(tree)
-        for t, path in places(tree, data.X) + (places(alone, data.X) if alone is not tree else []):
+        for t, path in (places(tree, data.X) + (places(alone, data.X) if alone is not tree else []))[:PLACES]:
             try:
                 found = relax_one(data, law, t, path)
             except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
                 found = None
             if found is not None:
                 out.append(found)
+                if found.fit_max <= exact_fit(data):
+                    return out  # it reproduces the readings: nothing left to find
     return out
 
 

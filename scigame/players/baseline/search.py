@@ -638,7 +638,7 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
         laws.extend(kinetics(data))
         laws.extend(bernoulli(data))
         laws.extend(saturations(data))
-    if not quick and not any(law.fit_max <= exact_fit(data) for law in simple):
+    if not quick and not nested and not any(law.fit_max <= exact_fit(data) for law in simple):
         from .relax import relax  # one exponent of the best structures made real
         laws.extend(relax(data, laws))
     if not quick and not nested:  # differences and sums of same-kind inputs: monomials only if a simple law fits
