@@ -1,4 +1,5 @@
-"""The baseline's real exponents (fitting.decimal_exponent, relax.py): a monomial
+"""The baseline's real exponents (fitting.decimal_exponent, relax.py) and fitted
+oscillations (oscillation.py): a monomial
 exponent written as a decimal, one exponent of a found structure refined
 continuously and snapped, the law statement's infix form, and the honest
 submission when no candidate explains the evidence. Numbers are checked
@@ -86,11 +87,12 @@ def _play(card, env: str = "counterfactual", protocol: str = "fixed"):
     return asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=card.data.max_steps))
 
 
-@pytest.mark.parametrize("name", ["ideal_gas_exponent_11", "arrhenius_power_16", "enzyme_power_37"])
+@pytest.mark.parametrize("name", ["ideal_gas_exponent_11", "arrhenius_power_16", "enzyme_power_37", "tide_phase_28"])
 def test_shifted_laws_recovered_strictly(name, tmp_path):
     """P ∝ V^−0.3 (a decimal monomial exponent), k = A·exp(−(Ea/RT)^1.1) (an exponent
-    inside an exponential) and v = Vmax·(S/(Km + S))^0.4 (a power of a saturation),
-    each from the 8 preset points, judged by the game's strict check."""
+    inside an exponential), v = Vmax·(S/(Km + S))^0.4 (a power of a saturation) and
+    h = h₀ + A·cos(ωt + 2.1) (a phase-shifted oscillation: oscillation.py), each from
+    the 8 preset points, judged by the game's strict check."""
     card = scigame.load_card(SHIFTED / f"{name}.sci", cache_dir=tmp_path)
     assert _play(card).outcome.strict_success
 

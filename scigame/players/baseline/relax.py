@@ -45,11 +45,11 @@ from .task import fmt
 from .trees import is_num, op
 
 #: Candidate laws relaxed (the best by in-sample fit and description length).
-RELAXED_LAWS = 6
+RELAXED_LAWS = 4
 #: Laws of one family (their kind, numbers aside) relaxed at most.
 PER_FAMILY = 2
 #: Places relaxed per law at most.
-PLACES = 12
+PLACES = 8
 #: Nats for a relaxed exponent, besides the digits it is written with.
 RELAX_COST = 1.5
 #: A relaxed law is kept only if its sum of squared errors is below this
@@ -218,7 +218,7 @@ def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
     for s in starts:
         t0 = theta0.copy()
         t0[-1] = s
-        theta = refine(model, t0, data.X, data.y, data.sw, nfev=40)
+        theta = refine(model, t0, data.X, data.y, data.sw, nfev=30)
         if theta is None:
             continue
         err = scaled_errors(model(theta, data.X), data.y, data.sw)

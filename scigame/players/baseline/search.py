@@ -597,6 +597,7 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
     saturations or derived variables of its own."""
     from .bernoulli import bernoulli
     from .kinetics import kinetics  # these modules build on this one's monomials
+    from .oscillation import oscillations
     from .saturation import saturations
     from .sums import sums
     screened: list[Screened] = []
@@ -638,6 +639,7 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
         laws.extend(kinetics(data))
         laws.extend(bernoulli(data))
         laws.extend(saturations(data))
+        laws.extend(oscillations(data))
     if not quick and not nested and not any(law.fit_max <= exact_fit(data) for law in simple):
         from .relax import relax  # one exponent of the best structures made real
         laws.extend(relax(data, laws))
