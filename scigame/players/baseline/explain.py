@@ -36,6 +36,18 @@ def effect_summary(predictor: dict, inputs: list[Input], outputs: list[Output]) 
     return ("Controlled comparison at mid-domain: " + "; ".join(phrases) + ".") if phrases else ""
 
 
+def unexplained(laws: list, n: int) -> str:
+    """What to say when no candidate explains the evidence: a law whose
+    held-out predictions miss a measurement by more than the tolerance is
+    the best weak fit found, not an exact law (its confidence is capped)."""
+    worst = max((float(np.max(f.loo)) for f in laws if len(f.loo)), default=0.0)
+    if not n or worst <= 1.0:
+        return ""
+    return (f" No candidate of the search explains every measurement within the tolerance: the law above "
+            f"is the best weak fit found (its held-out errors reach {worst:.3g} tolerances), submitted at low "
+            "confidence as an approximation over the measured ranges, not as the exact law.")
+
+
 def _tested(inputs: list[Input], X: dict) -> str:
     ranges = []
     for inp in inputs:
@@ -66,6 +78,7 @@ def texts(setting: str, n: int, hyp: Hyp, inputs: list[Input], outputs: list[Out
                          f"{f.text}, found by a symbolic search ({f.kind}) and chosen by held-out error "
                          f"(mean {loo:.3g} tolerances) over {n} measurements")
         expl = "; ".join(parts) + "."
+        expl += unexplained(hyp.detail.get("laws", []), n)
         if findings:
             expl += " Controlled experiments: " + "; ".join(findings) + "."
     noisy = [o for o in outputs if o.noisy]

@@ -42,7 +42,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .dims import Dimensions, independent
-from .fitting import (Law, best_scale, exponent_penalty, refine, rounding_bound, scaled_errors, snap_options,
+from .fitting import (Law, best_scale, decimal_exponent, exponent_penalty, refine, rounding_bound, scaled_errors,
+                      snap_options,
                       worst_error)
 from .task import Input, Output, fmt
 from .trees import op, power, product, var
@@ -61,6 +62,10 @@ REFINED_ANYWAY = 4
 CUT_REFINED = 72
 #: Function factors screened in full per space, after a cheap first cut.
 FUNCTIONS_SCREENED = 24
+#: A simple law whose largest in-sample error is below this many tolerances
+#: reproduces noisy readings: no exponent of any law is relaxed (relax.py);
+#: exact readings are reproduced within their rounding (exact_fit).
+EXACT_FIT = 0.25
 #: Grid of |a·Q| values (at the median Q) tried for a function's argument.
 ARGUMENT_GRID = np.geomspace(0.01, 100.0, 25)
 
@@ -74,6 +79,14 @@ class Transform:
     inverse: Callable[[np.ndarray], np.ndarray]
     tree: Callable[[Any], Any]
     cost: float
+
+
+def exact_fit(data: "OutputData") -> float:
+    """Tolerances within which a law reproduces the readings: EXACT_FIT for
+    noisy ones, else their rounding (half a resolution step) plus 0.02."""
+    if data.output.noisy:
+        return EXACT_FIT
+    return min(EXACT_FIT, 0.02 + float(np.max(0.5 * data.output.resolution / data.sw, initial=0.0)))
 
 
 def transforms(output: Output) -> list[Transform]:
@@ -356,6 +369,9 @@ def screen(data: OutputData, tr: Transform, space: Space, factor: Factor,
         [tuple(o[0] for o in options)]
     if factor.grid and options:  # the factor alone: a rate constant and a power of the input trade off
         combos.append(tuple(Fraction(0) for _ in options))
+    decimal = tuple(decimal_exponent(float(x)) for x in coef[1:])
+    if decimal not in combos:  # exponents a law's author wrote as decimals (r^2.6)
+        combos.append(decimal)
     best = alone = None
     for ts in combos:
         p = _exponents(space, ts)
@@ -439,7 +455,8 @@ def arguments(data: OutputData) -> list[tuple[str, Any, Callable[[dict], np.ndar
             if j.positive and i.dim is not None and j.dim is not None and np.allclose(i.dim, j.dim):
                 out.append((f"{i.name}^2·{j.name}^-2", op("pow", op("div", var(i.name), var(j.name)), 2.0),
                             lambda X, a=i.name, b=j.name: np.square(X[a] / X[b]), 0.0))
-    for i, j in itertools.permutations(nonneg if not determined else [], 2):  # pairs: only for a hidden constant
+    # pairs: only for a hidden constant (also when the units fix the prefactor but leave no group: t/(R·C))
+    for i, j in itertools.permutations(nonneg if not determined or not d.groups else [], 2):
         for e in ((1, -1) if j.positive else (1,)):
             if e == 1 and i.name > j.name:
                 continue
@@ -580,6 +597,7 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
     saturations or derived variables of its own."""
     from .bernoulli import bernoulli
     from .kinetics import kinetics  # these modules build on this one's monomials
+    from .oscillation import oscillations
     from .saturation import saturations
     from .sums import sums
     screened: list[Screened] = []
@@ -593,7 +611,7 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
                 continue
             for factor in plain:
                 screened.extend(screen(data, tr, space, factor, st))
-            if tr.name != "y" or (determined and space.label == "free exponents"):
+            if tr.name != "y" or (determined and data.dims.groups and space.label == "free exponents"):
                 continue
             cut = first_cut(data, st, funcs)
             for factor in _shortlist(funcs, lambda f: cut[id(f)]):
@@ -621,6 +639,10 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
         laws.extend(kinetics(data))
         laws.extend(bernoulli(data))
         laws.extend(saturations(data))
+        laws.extend(oscillations(data))
+    if not quick and not nested and not any(law.fit_max <= exact_fit(data) for law in simple):
+        from .relax import relax  # one exponent of the best structures made real
+        laws.extend(relax(data, laws))
     if not quick and not nested:  # differences and sums of same-kind inputs: monomials only if a simple law fits
         from .derived import derived_laws
         laws.extend(derived_laws(data, quick=fits))

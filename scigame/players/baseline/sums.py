@@ -32,7 +32,7 @@ BEAM = 40
 #: Subsets of each size (by screened residual) refitted exactly (the best one or two made into laws: _ranked).
 SCREENED = 24
 #: Angle features a monomial is multiplied by (sin θ, cos θ and their squares).
-ANGLE_FEATURES = ("sin(1·{})^1", "cos(1·{})^1", "sin(1·{})^2", "cos(1·{})^2")
+ANGLE_FEATURES = ("sin(1·{})^1", "cos(1·{})^1", "sin(1·{})^2", "cos(1·{})^2", "sin(2·{})^1", "cos(2·{})^1")
 
 
 Monomial = tuple[tuple[str, float], ...]  # its inputs' nonzero exponents (integers and halves), by name

@@ -1,0 +1,30 @@
+# Water level in a harbour: a shifted textbook law (term), for the baseline's development set
+card tide_term_25 "Water level in a harbour" {
+  collection historical
+  field      geophysics
+  source     "scigame benchmarks/shifted/generate.py, seed 2029: a textbook law and one structural mutation"
+
+  background """
+    A bench experiment in which every quantity listed below can be set,
+    and the observable is read by a calibrated instrument.
+  """
+  conditions "ideal conditions"
+
+  input  t [h] in 0 .. 24  "time"
+  input  h0 [m] in 4 .. 6  "mean level"
+  output h [m] tolerance abs 1e-3 rel 1%  "water level"
+
+  param A = 1.5 [m]  "amplitude"
+  param omega = 0.5059 [rad/h]  "semidiurnal frequency"
+  law h = h0 + A * cos(omega * t)
+
+  # mutation kind: term
+  counterfactual "an overtide switched on (0.98)" {
+    law h = h0 + A * cos(omega * t) + 0.98 [m] * cos(2 * omega * t)
+  }
+
+  fixed design 8 sobol seed 1
+  evaluation 256 seed 7
+  identification interpolate no
+  adaptive threshold 0.9 max_steps 64
+}

@@ -1,0 +1,364 @@
+"""Writes the shifted-law sets: textbook laws with one structural mutation each, as the
+counterfactual world of a card (the original world is the textbook law).
+
+    python benchmarks/shifted/generate.py            # both sets, from the repository root
+
+benchmarks/shifted/dev/ (seed DEV_SEED) is the development set of the baseline's search;
+benchmarks/shifted/holdout/ (seed HOLDOUT_SEED) is never looked at while developing and is
+measured once at the end. Both are drawn from the same table of textbook laws (BASES, written
+here, not taken from any benchmark's task list) and the same mutation kinds:
+
+  exponent   an exponent moved to a non-integer or a small rational (1.3, 2.6, 1/3, ...)
+  sum        a product replaced by a sum or a difference inside a power
+  power      an exponent applied to an exponential, a logarithm or a whole factor
+  phase      a frequency or phase shift in an oscillation
+  sign       a sign flipped
+  term       an interaction or correction term switched on
+  scale      a constant moved into an exponent (a fitted length or temperature scale)
+
+A seed draws, for every card, a (law, mutation) pair and the mutation's numbers; a draw is kept
+only if the card checks with no error and no warning (which includes lint's sound-worlds test:
+the two worlds stay within 10x of each other and can be told apart), else the next draw is tried.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEV_SEED, HOLDOUT_SEED = 2029, 7331
+SIZE = 48
+LIMIT = 10.0  # the largest ratio of the two worlds' outputs at one evaluation point
+
+#: Non-integer exponents and small rationals the exponent mutations draw from.
+EXPONENTS = ["1.3", "2.6", "0.7", "1.5", "2.5", "1/3", "2/3", "0.4", "1.7", "3.5", "1.25", "0.8",
+             "2.2", "4/3", "1.6", "0.6", "2.4", "3/2", "5/3", "0.3", "1.2", "2.8", "3.3", "0.75"]
+
+
+@dataclass
+class Mut:
+    """One mutation of a base law: the counterfactual law, with {v} filled by a drawn value.
+
+    values: a list to pick from, or (lo, hi) for a uniform draw rounded to two significant
+    digits; rebalance: give the unit carrier k0 the unit that balances the law again, its
+    magnitude matched at the middle of the domain."""
+    kind: str
+    label: str
+    law: str
+    values: object = None
+    rebalance: bool = False
+    avoid: tuple = ()
+
+
+@dataclass
+class Base:
+    name: str
+    title: str
+    field: str
+    inputs: list  # (name, unit, lo, hi, description)
+    output: tuple  # (name, unit, description, abs tolerance)
+    law: str
+    muts: list = field(default_factory=list)
+    params: list = field(default_factory=list)  # (name, value, unit, description)
+
+
+def exp_mut(law: str, label: str, avoid: tuple, rebalance: bool = True) -> Mut:
+    return Mut("exponent", label, law, EXPONENTS, rebalance, avoid)
+
+
+BASES = [
+    Base("coulomb", "Force between two point charges", "physics",
+         [("q1", "uC", 1, 10, "charge 1"), ("q2", "uC", 1, 10, "charge 2"), ("r", "m", 0.1, 1, "distance")],
+         ("F", "N", "force", "1e-6"), "ke * q1 * q2 / r^2",
+         [exp_mut("ke * q1 * q2 / r^({v})", "distance exponent", ("2",)),
+          exp_mut("ke * (q1 * q2)^({v}) / r^2", "exponent of the product of charges", ("1",)),
+          Mut("sum", "the charges summed inside the power", "ke * ((q1 + q2) / 2)^({v}) / r^2",
+              ["2", "1.5", "2.5", "3", "1.3"], True),
+          Mut("scale", "screened by a length", "ke * q1 * q2 / r^2 * exp(-r / ({v} [m]))", (0.2, 0.9))],
+         [("ke", "8.988e9", "N*m^2/C^2", "Coulomb constant")]),
+    Base("pendulum", "Period of a pendulum", "physics",
+         [("L", "m", 0.2, 2, "length"), ("theta0", "rad", 0.1, 1.2, "amplitude")],
+         ("T", "s", "period", "1e-3"), "2 * pi * sqrt(L / g) * (1 + c * theta0^2)",
+         [exp_mut("2 * pi * (L / g)^({v}) * (1 + c * theta0^2)", "length exponent", ("1/2", "0.5")),
+          Mut("term", "amplitude correction switched on", "2 * pi * sqrt(L / g) * (1 + {v} * theta0^2)",
+              ["0.0625", "0.1", "0.2", "0.15"]),
+          Mut("power", "amplitude factor raised to a power", "2 * pi * sqrt(L / g) * (1 + theta0^2)^({v})",
+              ["0.3", "0.5", "-0.4", "1/3", "0.7"])],
+         [("g", "9.81", "m/s^2", "gravity"), ("c", "0", "", "amplitude correction")]),
+    Base("ideal_gas", "Pressure of a gas", "physics",
+         [("n", "mol", 0.5, 5, "amount"), ("T", "K", 250, 400, "temperature"), ("V", "L", 10, 100, "volume")],
+         ("P", "kPa", "pressure", "1e-3"), "R * n * T / V",
+         [exp_mut("R * n * T / V^({v})", "volume exponent", ("1",)),
+          exp_mut("R * n * T^({v}) / V", "temperature exponent", ("1",)),
+          Mut("term", "attraction between molecules switched on",
+              "R * n * T / V - ({v} [Pa*m^6/mol^2]) * n^2 / V^2", (0.5, 3)),
+          Mut("term", "excluded volume switched on", "R * n * T / (V - ({v} [L/mol]) * n)", (0.5, 1.8)),
+          Mut("sign", "attraction with its sign flipped",
+              "R * n * T / V + ({v} [Pa*m^6/mol^2]) * n^2 / V^2", (0.5, 3))],
+         [("R", "8.314", "J/(mol*K)", "gas constant")]),
+    Base("radiation", "Net radiation of a hot plate", "physics",
+         [("A", "m^2", 0.1, 1, "area"), ("T", "K", 400, 900, "plate temperature"),
+          ("Ts", "K", 250, 350, "surroundings")],
+         ("P", "W", "net radiated power", "1e-3"), "sigma * A * (T^4 - Ts^4)",
+         [exp_mut("sigma * A * (T^({v}) - Ts^({v}))", "temperature exponent", ("4",)),
+          Mut("sum", "the difference inside the power", "sigma * A * (T - Ts)^({v})", ["4", "3.5", "4.5", "3", "2.5"], True),
+          Mut("sign", "absorption with its sign flipped", "sigma * A * (T^4 + Ts^4)"),
+          exp_mut("sigma * A^({v}) * (T^4 - Ts^4)", "area exponent", ("1",))],
+         [("sigma", "5.670e-8", "W/(m^2*K^4)", "Stefan-Boltzmann constant")]),
+    Base("enzyme", "Rate of an enzyme reaction", "biology",
+         [("S", "mM", 0.1, 10, "substrate concentration")],
+         ("v", "mM/s", "reaction rate", "1e-4"), "Vmax * S / (Km + S)",
+         [Mut("exponent", "cooperative binding", "Vmax * S^({v}) / (Km^({v}) + S^({v}))", EXPONENTS, False, ("1",)),
+          Mut("term", "substrate inhibition switched on", "Vmax * S / (Km + S + S^2 / ({v} [mM]))", (2, 12)),
+          Mut("power", "the saturation raised to a power", "Vmax * (S / (Km + S))^({v})", EXPONENTS, False, ("1",))],
+         [("Vmax", "2", "mM/s", "maximal rate"), ("Km", "1.5", "mM", "Michaelis constant")]),
+    Base("arrhenius", "Rate constant of a reaction", "chemistry",
+         [("T", "K", 280, 400, "temperature")],
+         ("k", "1/s", "rate constant", "1e-9"), "A0 * exp(-Ea / (R * T))",
+         [Mut("term", "a power of temperature in the prefactor",
+              "A0 * (T / (300 [K]))^({v}) * exp(-Ea / (R * T))", ["1.5", "2", "-1", "0.5", "2.5", "-0.7"]),
+          Mut("power", "a power of the exponent's argument", "A0 * exp(-(Ea / (R * T))^({v}))",
+              ["0.5", "0.7", "0.8", "1.2", "1.1"], True),
+          Mut("scale", "a temperature scale moved into the exponent",
+              "A0 * exp(-Ea / (R * (T - ({v} [K]))))", (20, 90))],
+         [("A0", "1e7", "1/s", "prefactor"), ("Ea", "2e4", "J/mol", "activation energy"),
+          ("R", "8.314", "J/(mol*K)", "gas constant")]),
+    Base("attenuation", "Intensity after an absorbing layer", "physics",
+         [("I0", "W/m^2", 1, 10, "incident intensity"), ("x", "cm", 0.1, 3, "thickness")],
+         ("I", "W/m^2", "transmitted intensity", "1e-4"), "k0 * I0 * exp(-mu * x)",
+         [Mut("power", "a stretched exponential", "k0 * I0 * exp(-(x / ({v} [cm]))^0.6)", (0.8, 2)),
+          Mut("power", "an exponent on the depth", "k0 * I0 * exp(-(mu * x)^({v}))", ["0.5", "1.5", "0.7", "1.3", "2"]),
+          exp_mut("k0 * I0^({v}) * exp(-mu * x)", "intensity exponent", ("1",)),
+          Mut("term", "a scattered background switched on", "k0 * I0 * (exp(-mu * x) + {v})", (0.05, 0.3))],
+         [("mu", "0.8", "1/cm", "attenuation coefficient"), ("k0", "1", "", "unit carrier")]),
+    Base("tide", "Water level in a harbour", "geophysics",
+         [("t", "h", 0, 24, "time"), ("h0", "m", 4, 6, "mean level")],
+         ("h", "m", "water level", "1e-3"), "h0 + A * cos(omega * t)",
+         [Mut("phase", "frequency shift", "h0 + A * cos({v} * omega * t)", (0.6, 1.5)),
+          Mut("phase", "phase shift", "h0 + A * cos(omega * t + {v})", (0.4, 2.5)),
+          Mut("term", "an overtide switched on", "h0 + A * cos(omega * t) + {v} [m] * cos(2 * omega * t)", (0.3, 1)),
+          Mut("sign", "sign of the swing flipped", "h0 - A * cos(omega * t)")],
+         [("A", "1.5", "m", "amplitude"), ("omega", "0.5059", "rad/h", "semidiurnal frequency")]),
+    Base("malus", "Light through two polarisers", "physics",
+         [("I0", "W/m^2", 1, 10, "incident intensity"), ("theta", "rad", 0, 1.2, "angle between the axes")],
+         ("I", "W/m^2", "transmitted intensity", "1e-3"), "I0 * cos(theta)^2",
+         [Mut("exponent", "cosine exponent", "I0 * cos(theta)^({v})", ["2.6", "1.5", "3", "1.3", "2.5", "1"], False),
+          Mut("phase", "frequency shift", "I0 * cos({v} * theta)^2", (0.6, 0.9)),
+          Mut("phase", "phase shift", "I0 * cos(theta - {v})^2", (0.2, 0.5)),
+          Mut("term", "a leak switched on", "I0 * (cos(theta)^2 + {v})", (0.05, 0.3))]),
+    Base("poiseuille", "Flow through a narrow tube", "physics",
+         [("r", "mm", 0.5, 3, "radius"), ("dp", "kPa", 1, 10, "pressure drop"), ("L", "m", 0.1, 1, "length")],
+         ("Q", "mL/s", "flow rate", "1e-6"), "pi * r^4 * dp / (8 * eta * L)",
+         [exp_mut("pi * r^({v}) * dp / (8 * eta * L)", "radius exponent", ("4",)),
+          exp_mut("pi * r^4 * dp^({v}) / (8 * eta * L)", "pressure exponent", ("1",)),
+          exp_mut("pi * r^4 * dp / (8 * eta * L^({v}))", "length exponent", ("1",))],
+         [("eta", "1e-3", "Pa*s", "viscosity")]),
+    Base("gravitation", "Attraction of two bodies", "physics",
+         [("m1", "kg", 5, 10, "mass 1"), ("m2", "kg", 1, 3, "mass 2"), ("r", "m", 0.1, 1, "distance")],
+         ("F", "nN", "force", "1e-6"), "G * m1 * m2 / r^2",
+         [Mut("sum", "the masses summed inside the power", "G * ((m1 + m2) / 2)^({v}) / r^2", ["2", "1.5", "2.5"], True),
+          Mut("sum", "the mass difference inside the power", "G * (m1 - m2)^({v}) / r^2", ["2", "1.5", "2.5", "1.3"], True),
+          exp_mut("G * m1 * m2 / r^({v})", "distance exponent", ("2",)),
+          Mut("term", "a short-range correction switched on", "G * m1 * m2 / r^2 * (1 + ({v} [m]) / r)", (0.05, 0.3))],
+         [("G", "6.674e-11", "N*m^2/kg^2", "gravitational constant")]),
+    Base("cooling", "Heat flow from a warm wall", "engineering",
+         [("A", "m^2", 0.5, 5, "area"), ("T", "K", 310, 370, "wall temperature"), ("Ta", "K", 280, 300, "air temperature")],
+         ("P", "W", "heat flow", "1e-3"), "hc * A * (T - Ta)",
+         [Mut("sum", "a power of the temperature difference", "hc * A * (T - Ta)^({v})",
+              ["1.25", "4/3", "1.3", "0.8", "1.5"], True),
+          exp_mut("hc * A^({v}) * (T - Ta)", "area exponent", ("1",)),
+          Mut("term", "radiation switched on", "hc * A * (T - Ta) + ({v} [W/(m^2*K^4)]) * A * (T^4 - Ta^4)", (2e-8, 6e-8))],
+         [("hc", "10", "W/(m^2*K)", "heat transfer coefficient")]),
+    Base("joule", "Power dissipated in a resistor", "physics",
+         [("I", "A", 0.1, 2, "current"), ("R", "ohm", 1, 100, "resistance")],
+         ("P", "W", "power", "1e-4"), "k0 * I^2 * R",
+         [exp_mut("k0 * I^({v}) * R", "current exponent", ("2",)),
+          exp_mut("k0 * I^2 * R^({v})", "resistance exponent", ("1",)),
+          Mut("sum", "an offset current inside the square", "k0 * (I + {v} [A])^2 * R", (0.1, 0.5))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("nernst", "Potential across a membrane", "biology",
+         [("T", "K", 280, 320, "temperature"), ("co", "mM", 50, 150, "outside concentration"),
+          ("ci", "mM", 5, 20, "inside concentration")],
+         ("E", "mV", "membrane potential", "1e-3"), "R * T / (z * F) * log(co / ci)",
+         [Mut("power", "a power of the logarithm", "R * T / (z * F) * log(co / ci)^({v})", ["1.5", "0.5", "2", "0.7", "1.3"]),
+          Mut("term", "a leak inside the logarithm", "R * T / (z * F) * log((co + {v} * ci) / ci)", (0.5, 3)),
+          exp_mut("R * T / (z * F) * log((co / ci)^({v}))", "exponent of the concentration ratio", ("1",), False)],
+         [("R", "8.314", "J/(mol*K)", "gas constant"), ("F", "96485", "C/mol", "Faraday constant"),
+          ("z", "1", "", "charge number")]),
+    Base("doppler", "Frequency heard from a moving source", "physics",
+         [("f0", "Hz", 200, 1000, "emitted frequency"), ("vr", "m/s", 0, 60, "listener speed"),
+          ("vs", "m/s", 0, 60, "source speed")],
+         ("f", "Hz", "heard frequency", "1e-3"), "f0 * (cs + vr) / (cs - vs)",
+         [Mut("sign", "listener sign flipped", "f0 * (cs - vr) / (cs - vs)"),
+          Mut("power", "the ratio raised to a power", "f0 * ((cs + vr) / (cs - vs))^({v})", ["1.5", "2", "2.5", "3", "0.5"]),
+          Mut("term", "a medium drift switched on", "f0 * (cs + vr + {v} [m/s]) / (cs - vs)", (15, 60))],
+         [("cs", "343", "m/s", "speed of sound")]),
+    Base("relativity", "Energy of a fast particle", "physics",
+         [("m", "kg", 1, 5, "mass"), ("v", "m/s", 1e7, 2.4e8, "speed")],
+         ("E", "J", "energy", "1"), "m * c^2 / sqrt(1 - (v / c)^2)",
+         [Mut("power", "the Lorentz factor's exponent", "m * c^2 / (1 - (v / c)^2)^({v})", ["0.7", "1.3", "1/3", "1", "1.5"]),
+          Mut("term", "a stronger velocity term", "m * c^2 / sqrt(1 - {v} * (v / c)^2)", (0.3, 0.8)),
+          Mut("sum", "the square replaced by a sum", "m * c^2 / sqrt(1 - (v / c) * ({v} + v / c) / 2)", (0.2, 0.5))],
+         [("c", "2.998e8", "m/s", "speed of light")]),
+    Base("diffusion", "Concentration of a spreading dye", "chemistry",
+         [("x", "mm", 0, 5, "distance from the source"), ("t", "s", 100, 1000, "time")],
+         ("c", "1/mm", "linear density", "1e-5"), "k0 * N / sqrt(4 * pi * D * t) * exp(-x^2 / (4 * D * t))",
+         [Mut("exponent", "anomalous spreading", "k0 * N / sqrt(4 * pi * D * (300 [s]) * (t / (300 [s]))^({v})) * exp(-x^2 / (4 * D * (300 [s]) * (t / (300 [s]))^({v})))",
+              ["0.7", "0.8", "1.2", "1.3", "0.6", "1.5"]),
+          Mut("phase", "a drifting source", "k0 * N / sqrt(4 * pi * D * t) * exp(-(x - ({v} [mm]))^2 / (4 * D * t))", (0.2, 0.8)),
+          exp_mut("k0 * N / (4 * pi * D * t)^({v}) * exp(-x^2 / (4 * D * t))", "spreading exponent", ("0.5",))],
+         [("N", "1", "", "amount"), ("D", "1e-9", "m^2/s", "diffusivity"), ("k0", "1", "", "unit carrier")]),
+    Base("logistic", "Growth of a population", "biology",
+         [("t", "d", 0, 20, "time"), ("N0", "1", 10, 50, "initial population")],
+         ("N", "1", "population", "1e-3"), "K / (1 + (K / N0 - 1) * exp(-r * t))",
+         [Mut("power", "Richards growth", "K / (1 + ((K / N0)^({v}) - 1) * exp(-r * t))^(1 / {v})", ["0.5", "2", "1.5", "0.7", "3"]),
+          Mut("scale", "a delay moved into the exponent", "K / (1 + (K / N0 - 1) * exp(-r * t + {v}))", (0.3, 1.2)),
+          Mut("term", "harvesting switched on", "K / (1 + (K / N0 - 1) * exp(-r * t)) - {v} * t / (1 [d])", (0.5, 3))],
+         [("K", "1000", "", "carrying capacity"), ("r", "0.5", "1/d", "growth rate")]),
+    Base("sound", "Speed of sound in a gas", "physics",
+         [("gamma", "1", 1.1, 1.7, "adiabatic index"), ("p", "kPa", 50, 200, "pressure"), ("rho", "kg/m^3", 0.5, 2, "density")],
+         ("c", "m/s", "speed of sound", "1e-3"), "k0 * sqrt(gamma * p / rho)",
+         [exp_mut("k0 * (gamma * p / rho)^({v})", "exponent of the stiffness ratio", ("1/2", "0.5")),
+          exp_mut("k0 * gamma^({v}) * sqrt(p / rho)", "exponent of the adiabatic index", ("1/2", "0.5"), False),
+          Mut("sum", "the index shifted inside the root", "k0 * sqrt((gamma - {v}) * p / rho)", (0.3, 0.9))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("drag", "Drag on a moving sphere", "engineering",
+         [("v", "m/s", 1, 30, "speed"), ("A", "m^2", 0.01, 0.1, "cross-section")],
+         ("F", "N", "drag force", "1e-5"), "k0 * Cd * rho / 2 * A * v^2",
+         [exp_mut("k0 * Cd * rho / 2 * A * v^({v})", "speed exponent", ("2",)),
+          Mut("term", "viscous drag switched on", "k0 * (Cd * rho / 2 * A * v^2 + ({v} [N*s/m^3]) * A * v)", (5, 40)),
+          exp_mut("k0 * Cd * rho / 2 * A^({v}) * v^2", "area exponent", ("1",))],
+         [("Cd", "0.47", "", "drag coefficient"), ("rho", "1.2", "kg/m^3", "air density"), ("k0", "1", "", "unit carrier")]),
+    Base("charging", "Voltage of a charging capacitor", "physics",
+         [("t", "ms", 0.1, 10, "time"), ("V0", "V", 1, 10, "supply voltage"), ("R", "kohm", 1, 10, "resistance")],
+         ("V", "V", "capacitor voltage", "1e-4"), "V0 * (1 - exp(-t / (R * C)))",
+         [Mut("power", "the charging curve raised to a power", "V0 * (1 - exp(-t / (R * C)))^({v})", ["1.5", "2", "0.5", "2.5", "0.7"]),
+          Mut("power", "a stretched charging curve", "V0 * (1 - exp(-(t / (R * C))^({v})))", ["0.5", "0.7", "1.5", "1.3"]),
+          Mut("term", "a leak switched on", "V0 * (1 - exp(-t / (R * C))) * (1 - {v} * t / (R * C))", (0.02, 0.06))],
+         [("C", "0.5", "uF", "capacitance")]),
+    Base("spring", "Frequency of a mass on a spring", "physics",
+         [("k", "N/m", 10, 100, "stiffness"), ("m", "kg", 0.1, 1, "mass")],
+         ("f", "Hz", "frequency", "1e-4"), "k0 * sqrt(k / m) / (2 * pi)",
+         [exp_mut("k0 * (k / m)^({v}) / (2 * pi)", "exponent of the stiffness ratio", ("1/2", "0.5")),
+          exp_mut("k0 * sqrt(k) / m^({v}) / (2 * pi)", "mass exponent", ("1/2", "0.5")),
+          Mut("sum", "the spring's own mass added", "k0 * sqrt(k / (m + {v} [kg])) / (2 * pi)", (0.05, 0.3))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("damped", "Swing of a damped oscillator", "physics",
+         [("t", "s", 0, 6, "time"), ("x0", "cm", 8, 12, "rest position")],
+         ("x", "cm", "position", "1e-3"), "x0 + a * exp(-t / tau) * cos(omega * t)",
+         [Mut("phase", "frequency shift", "x0 + a * exp(-t / tau) * cos({v} * omega * t)",
+              ["0.6", "0.7", "0.8", "1.25", "1.4", "1.5", "1.6"]),
+          Mut("phase", "phase shift", "x0 + a * exp(-t / tau) * cos(omega * t + {v})", (0.3, 2)),
+          Mut("power", "a stretched decay", "x0 + a * exp(-(t / tau)^({v})) * cos(omega * t)", ["0.5", "1.5", "2", "0.7"])],
+         [("a", "4", "cm", "amplitude"), ("tau", "3", "s", "decay time"), ("omega", "2", "rad/s", "frequency")]),
+]
+
+TEMPLATE = '''# {title}: a shifted textbook law ({kind}), for the baseline's {purpose}
+card {name} "{title}" {{
+  collection historical
+  field      {field}
+  source     "scigame benchmarks/shifted/generate.py, seed {seed}: a textbook law and one structural mutation"
+
+  background """
+    A bench experiment in which every quantity listed below can be set,
+    and the observable is read by a calibrated instrument.
+  """
+  conditions "ideal conditions"
+
+{inputs}
+  output {out} [{ounit}] tolerance abs {oabs} rel 1%  "{odesc}"
+
+{params}
+  law {out} = {law}
+
+  # mutation kind: {kind}
+  counterfactual "{label}" {{
+    {body}
+  }}
+
+  fixed design 8 sobol seed 1
+  evaluation 256 seed 7
+  identification interpolate no
+  adaptive threshold 0.9 max_steps 64
+}}
+'''
+
+
+def _num(x) -> str:
+    return f"{float(x):g}"
+
+
+def _value(m: Mut, rng: random.Random) -> str:
+    if m.values is None:
+        return ""
+    if isinstance(m.values, tuple):
+        return f"{float(f'{rng.uniform(*m.values):.2g}'):g}"
+    return rng.choice([v for v in m.values if v not in m.avoid])
+
+
+def card_text(b: Base, m: Mut, v: str, name: str, seed: int, purpose: str) -> str:
+    """The card for base law b with mutation m at value v."""
+    inputs = "\n".join(f'  input  {n} [{u}] in {_num(lo)} .. {_num(hi)}  "{d}"' for n, u, lo, hi, d in b.inputs)
+    params = "\n".join(f'  param {n} = {val}' + (f' [{u}]' if u else '') + f'  "{d}"' for n, val, u, d in b.params)
+    law = m.law.replace("{v}", v)
+    body = [f"law {b.output[0]} = {law}"]
+    if m.rebalance:
+        carrier = "k0" if any(p[0] == "k0" for p in b.params) else b.params[0][0]
+        mid = ", ".join(f"{n} = {_num((lo + hi) / 2)} [{u}]" for n, u, lo, hi, _ in b.inputs)
+        body.append(f"rebalance {carrier} at {mid}")
+    label = f"{m.label}" + (f" ({v})" if v else "")
+    return TEMPLATE.format(title=b.title, kind=m.kind, purpose=purpose, name=name, field=b.field, seed=seed,
+                           inputs=inputs, out=b.output[0], ounit=b.output[1], oabs=b.output[3],
+                           odesc=b.output[2], params=params, law=b.law, label=label, body="\n    ".join(body))
+
+
+def clean(text: str, path: Path) -> bool:
+    """True when the card checks without an error or a warning and its two worlds stay
+    within LIMIT times of each other at every evaluation point (`scigame worlds`)."""
+    from compiler import check_file
+    from compiler.sound_worlds import world_ratios
+    path.write_text(text)
+    result = check_file(path)
+    if not result.ok or result.warnings:
+        return False
+    return all(1 / LIMIT <= r.low and r.high <= LIMIT for r in world_ratios(result.card))
+
+
+def draw(seed: int, size: int = SIZE):
+    """size (base, mutation, value) draws for a seed, each distinct."""
+    rng = random.Random(seed)
+    pairs = [(b, m) for b in BASES for m in b.muts]
+    rng.shuffle(pairs)
+    return rng, pairs
+
+
+def write(seed: int, out: Path, purpose: str, size: int = SIZE) -> list[str]:
+    """Write size clean cards for seed into out (old cards removed); their names."""
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.sci"):
+        old.unlink()
+    rng, pairs = draw(seed, size)
+    names, used, i = [], set(), 0
+    while len(names) < size and i < 20 * len(pairs):
+        b, m = pairs[i % len(pairs)]
+        i += 1
+        v = _value(m, rng)
+        if (b.name, m.law, v) in used:
+            continue
+        used.add((b.name, m.law, v))
+        name = f"{b.name}_{m.kind}_{len(names) + 1:02d}"
+        path = out / f"{name}.sci"
+        if clean(card_text(b, m, v, name, seed, purpose), path):
+            names.append(name)
+        else:
+            path.unlink()
+    return names
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(HERE.parent.parent))
+    dev = write(DEV_SEED, HERE / "dev", "development set")
+    hold = write(HOLDOUT_SEED, HERE / "holdout", "held-out set")
+    print(len(dev), len(hold))

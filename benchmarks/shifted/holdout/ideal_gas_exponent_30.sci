@@ -1,0 +1,31 @@
+# Pressure of a gas: a shifted textbook law (exponent), for the baseline's held-out set
+card ideal_gas_exponent_30 "Pressure of a gas" {
+  collection historical
+  field      physics
+  source     "scigame benchmarks/shifted/generate.py, seed 7331: a textbook law and one structural mutation"
+
+  background """
+    A bench experiment in which every quantity listed below can be set,
+    and the observable is read by a calibrated instrument.
+  """
+  conditions "ideal conditions"
+
+  input  n [mol] in 0.5 .. 5  "amount"
+  input  T [K] in 250 .. 400  "temperature"
+  input  V [L] in 10 .. 100  "volume"
+  output P [kPa] tolerance abs 1e-3 rel 1%  "pressure"
+
+  param R = 8.314 [J/(mol*K)]  "gas constant"
+  law P = R * n * T / V
+
+  # mutation kind: exponent
+  counterfactual "volume exponent (1.7)" {
+    law P = R * n * T / V^(1.7)
+    rebalance R at n = 2.75 [mol], T = 325 [K], V = 55 [L]
+  }
+
+  fixed design 8 sobol seed 1
+  evaluation 256 seed 7
+  identification interpolate no
+  adaptive threshold 0.9 max_steps 64
+}

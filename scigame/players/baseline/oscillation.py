@@ -1,0 +1,146 @@
+"""Oscillations with a fitted frequency: `y = Σ cⱼ·Bⱼ + e^(−b·q)·(p·cos(a·q) + s·sin(a·q))`.
+
+A tide h₀ + A·cos(ω·t + φ), a swing about a rest position, a sign-flipped
+or frequency-shifted oscillation: the phase enters linearly through the
+cosine and the sine of one frequency (A·cos(ωt + φ) = A·cos φ·cos ωt −
+A·sin φ·sin ωt), so for every frequency a of a grid the coefficients are
+weighted least squares, and the frequency that fits best (variable
+projection, as in kinetics.py) is refined with them by nonlinear least
+squares. The bases Bⱼ are 1 and the inputs with the output's units (a mean
+level h₀), as in kinetics.py. The structures are every choice of bases
+(none, 1, the inputs, or both) with the cosine alone, the sine alone or
+both; the best fitting one also with a damping rate b (a grid, refined
+with the rest) and with the second harmonic (an overtide). Constants are
+rounded to the shortest decimals the data support (fitting.snap_decimals).
+Only when no simpler law fits (search.py), for inputs that are not angles
+(angles have their own sine and cosine features).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any, Optional
+
+import numpy as np
+
+from .fitting import Law, refine, scaled_errors, snap_decimals
+from .kinetics import _bases
+from .relax import _model, _set, text
+from .search import OutputData, transforms
+from .trees import op, var
+
+#: Frequencies screened per input: cycles over the observed range.
+CYCLES = np.linspace(0.2, 6.0, 150)
+#: Damping rates screened (per unit of the input, over the observed range: b·range).
+DAMPING = (0.0, 0.1, 0.2, 0.4, 0.7, 1.0, 1.5, 2.5)
+#: Nats of an oscillation's structure, besides its terms.
+COST = 3.0
+
+
+def _columns(q: np.ndarray, a: float, b: float, trig: tuple[str, ...], harmonic: bool) -> list[np.ndarray]:
+    env = np.exp(-b * q)
+    cols = [env * getattr(np, fn)(a * q) for fn in trig]
+    if harmonic:
+        cols += [env * np.cos(2 * a * q), env * np.sin(2 * a * q)]
+    return cols
+
+
+def _scan(data: OutputData, base: list[np.ndarray], q: np.ndarray, trig, harmonic, damping, span):
+    """(chi², a, b) of the best grid point."""
+    best = (math.inf, 0.0, 0.0)
+    sw = 1.0 / data.sw
+    for b in damping:
+        for cyc in CYCLES:
+            a = 2 * math.pi * cyc / span
+            A = np.column_stack(base + _columns(q, a, b / span, trig, harmonic))
+            if A.shape[1] >= data.n:
+                return best
+            coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+            chi2 = float(np.sum(((A @ coef - data.y) * sw) ** 2))
+            if chi2 < best[0]:
+                best = (chi2, a, b / span)
+    return best
+
+
+def _tree(name, bases, waves, damped, coef, a, b) -> tuple[Any, list[tuple], list[float]]:
+    """The law as a tree, the paths of its constants and their starting values:
+    each term's coefficient, each wave's rate and damping."""
+    qv = var(name)
+    terms, paths, theta = [], [], []
+    for k, (_, t, _) in enumerate(bases):
+        terms.append(op("mul", float(coef[k]), t))
+        paths.append((len(terms) - 1, 0))
+        theta.append(float(coef[k]))
+    for k, (fn, mult) in enumerate(waves, start=len(bases)):
+        parts = [float(coef[k]), op(fn, op("mul", a * mult, qv))]
+        if damped:
+            parts.append(op("exp", op("mul", -b, qv)))
+        terms.append(op("mul", *parts))
+        ti = len(terms) - 1
+        paths += [(ti, 0), (ti, 1, 0, 0)] + ([(ti, 2, 0, 0)] if damped else [])
+        theta += [float(coef[k]), a * mult] + ([-b] if damped else [])
+    if len(terms) == 1:
+        return terms[0], [p[1:] for p in paths], theta
+    return op("add", *terms), paths, theta
+
+
+def _law(data, name, bases, trig, harmonic, damped, a, b) -> Optional[Law]:
+    waves = [(fn, 1) for fn in trig] + ([("cos", 2), ("sin", 2)] if harmonic else [])
+    A = np.column_stack([c for _, _, c in bases] + _columns(data.X[name], a, b, trig, harmonic))
+    sw = 1.0 / data.sw
+    coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+    tree, paths, theta0 = _tree(name, bases, waves, damped, coef, a, b)
+    if data.n <= len(theta0):
+        return None
+    model = _model(tree, paths)
+    theta = refine(model, np.array(theta0), data.X, data.y, data.sw, nfev=40)
+    if theta is None:
+        return None
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    final = tree
+    for p, v in zip(paths, theta):
+        final = _set(final, p, float(v))
+
+    def refit(idx, theta=theta):
+        t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
+        return None if t is None else (lambda X, t=t: model(t, X))
+    kind = ("damped " if damped else "") + "oscillation in " + name + (" with its second harmonic" if harmonic else "")
+    law = Law(kind, f"{data.output.name} = {text(final)}", final, len(theta),
+              COST + 1.5 * (len(bases) + len(waves)) + (1.5 if damped else 0.0), refit)
+    law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    return law
+
+
+def oscillations(data: OutputData) -> list[Law]:
+    """The oscillation laws of every non-angle input that varies."""
+    if data.n < 5:
+        return []
+    tr = transforms(data.output)[0]
+    allb = _bases(data, tr)
+    out: list[Law] = []
+    for inp in [i for i in data.inputs if i.angle is None and i.varies]:
+        q = data.X[inp.name]
+        span = float(np.max(q) - np.min(q))
+        if not span > 0:
+            continue
+        best = None
+        for nb in range(len(allb) + 1):
+            for bases in itertools.combinations(allb, nb):
+                for trig in (("cos",), ("sin",), ("cos", "sin")):
+                    chi2, a, b = _scan(data, [c for _, _, c in bases], q, trig, False, (0.0,), span)
+                    if math.isfinite(chi2) and (best is None or chi2 + 2 * len(bases) + 2 * len(trig) < best[0]):
+                        best = (chi2 + 2 * len(bases) + 2 * len(trig), list(bases), trig, a)
+                    law = _law(data, inp.name, list(bases), trig, False, False, a, 0.0) if math.isfinite(chi2) \
+                        and chi2 <= 4.0 * data.n else None
+                    if law is not None:
+                        out.append(law)
+        if best is None:
+            continue
+        _, bases, trig, _a = best
+        for harmonic, damping in ((False, DAMPING[1:]), (True, (0.0,))):
+            chi2, a, b = _scan(data, [c for _, _, c in bases], q, trig, harmonic, damping, span)
+            law = _law(data, inp.name, bases, trig, harmonic, b > 0, a, b) if math.isfinite(chi2) else None
+            if law is not None:
+                out.append(law)
+    return out

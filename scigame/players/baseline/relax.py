@@ -1,0 +1,308 @@
+"""Relaxing a found structure: one exponent of a candidate law made a real
+number, refined continuously, then snapped to what the evidence supports.
+
+The families of search.py write their exponents as small rationals (an
+integer, a half, a third) and their functions bare (exp(a·Q), log(a·Q),
+1 − exp(a·Q), (1 + a·Q)^b with b in a short list). A law nobody has seen
+moves one of them: r^2.6 for r², (1 + θ²)^0.3 for √(1 + θ²),
+log(Q)^1.5, exp(−a·T^−0.7), (1 − e^(−t/τ))^2. The grammar here composes
+one real exponent onto any candidate the search found, at any of its
+places:
+
+- the exponent of every power in the tree (√ counts as the power ½);
+- a power put around every function of the inputs (exp, log, sin, cos,
+  tanh) and around every sum or difference (a power of a sum);
+- a power put on every input inside a function's argument or a sum.
+
+For each place the exponent and the law's coefficients (the numbers
+multiplying its factors) are refined together by nonlinear least squares
+on the errors in tolerance units, from the rational guess; a relaxed law
+is kept only when it fits every point within the tolerance where its
+parent did not. Its exponent is then snapped to the simplest value the data
+support: a small rational (fitting.snap_options), else the shortest decimal
+(fitting.snap_decimals: the author wrote 1.3, not 1.2987). Its description
+length is its parent's plus RELAX_COST nats and the digits of the new
+exponent, and it carries one more fitted constant, so the model choice
+(select.py) prefers the parent whenever the parent predicts as well.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from fractions import Fraction
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from ...compiler.predictor_ops import OP_TABLE
+from ...predictor import evaluate_unchecked
+from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
+                      worst_error)
+from .search import exact_fit
+from .task import fmt
+from .trees import is_num, op
+
+#: Candidate laws relaxed (the best by in-sample fit and description length).
+RELAXED_LAWS = 4
+#: Laws of one family (their kind, numbers aside) relaxed at most.
+PER_FAMILY = 2
+#: Places relaxed per law at most.
+PLACES = 8
+#: Nats for a relaxed exponent, besides the digits it is written with.
+RELAX_COST = 1.5
+#: A relaxed law is kept only if its sum of squared errors is below this
+#: fraction of its parent's.
+IMPROVEMENT = 0.25
+#: Functions a power may be put around.
+FUNCTIONS = ("exp", "log", "sin", "cos", "tanh", "sub", "add")
+
+Path = tuple
+
+
+def _get(tree: Any, path: Path) -> Any:
+    for i in path:
+        tree = tree["args"][i]
+    return tree
+
+
+def _set(tree: Any, path: Path, value: Any) -> Any:
+    """A copy of tree with the node at path replaced (the rest shared)."""
+    if not path:
+        return value
+    args = list(tree["args"])
+    args[path[0]] = _set(args[path[0]], path[1:], value)
+    return {**tree, "args": args}
+
+
+def normal(tree: Any) -> Any:
+    """sqrt(t) written as t^0.5, so that its exponent is one place among the others."""
+    if isinstance(tree, dict) and "op" in tree:
+        args = [normal(a) for a in tree.get("args", [])]
+        if tree["op"] == "sqrt":
+            return op("pow", args[0], 0.5)
+        return {**tree, "args": args}
+    return tree
+
+
+def _walk(tree: Any, path: Path = (), inside: bool = False):
+    """(path, node, parent op, inside a function or a sum) for every node."""
+    yield path, tree, inside
+    if isinstance(tree, dict) and "op" in tree:
+        deeper = inside or tree["op"] in FUNCTIONS
+        for i, a in enumerate(tree.get("args", [])):
+            yield from _walk(a, path + (i,), deeper)
+
+
+def coefficients(tree: Any) -> list[Path]:
+    """Paths of the numbers that multiply a factor (the law's fitted scales),
+    but the whole multiples of an angle inside a trigonometric function
+    (sin(2·θ) is a structure, not a constant)."""
+    out = []
+    for path, node, _ in _walk(tree):
+        if not (isinstance(node, dict) and node.get("op") in ("mul", "div")):
+            continue
+        trig = bool(path) and _get(tree, path[:-1]).get("op") in ("sin", "cos", "tan")
+        out.extend(path + (i,) for i, a in enumerate(node["args"])
+                   if is_num(a) and a not in (0.0, 1.0) and not (trig and float(a).is_integer()))
+    return out
+
+
+def places(tree: Any, X: Optional[dict] = None) -> list[tuple[Any, Path]]:
+    """(tree with the exponent in place, path of the exponent) for every place.
+    A function or sum negative at every observed point (e^(−x) − 1) gets its
+    power with the sign outside: −(−(e^(−x) − 1))^b."""
+    out = []
+    for path, node, inside in _walk(tree):
+        if not isinstance(node, dict):
+            continue
+        if node.get("op") == "pow" and is_num(node["args"][1]):
+            out.append((tree, path + (1,)))
+        elif node.get("op") in FUNCTIONS and not (path and _get(tree, path[:-1]).get("op") == "pow"):
+            with np.errstate(all="ignore"):
+                v = np.asarray(evaluate_unchecked(node, X), dtype=float) if X else np.ones(1)
+            if np.all(v < 0):
+                out.append((_set(tree, path, op("sub", 0.0, op("pow", op("sub", 0.0, node), 1.0))), path + (1, 1)))
+            else:
+                out.append((_set(tree, path, op("pow", node, 1.0)), path + (1,)))
+        elif "var" in node and inside and not (path and _get(tree, path[:-1]).get("op") == "pow"):
+            out.append((_set(tree, path, op("pow", node, 1.0)), path + (1,)))
+    return out
+
+
+def bare(tree: Any) -> Any:
+    """The law without the powers of single inputs in its outermost product
+    (C·t^−0.1·(1 + a·t)^−1 → C·(1 + a·t)^−1): a look-alike monomial the fit
+    put beside a function whose own exponent is the one that moved."""
+    if not (isinstance(tree, dict) and tree.get("op") == "mul"):
+        return tree
+    def single(a):
+        return isinstance(a, dict) and ("var" in a or a.get("op") == "pow" and "var" in a["args"][0])
+    rest = [a for a in tree["args"] if not single(a)]
+    if len(rest) == len(tree["args"]) or not any(isinstance(a, dict) for a in rest):
+        return tree
+    return op("mul", *rest) if len(rest) > 1 else rest[0]
+
+
+def _model(tree: Any, paths: list[Path]) -> Callable[[np.ndarray, dict], np.ndarray]:
+    """tree as a function of (theta, X), theta the numbers at paths: compiled
+    once into numpy closures (the op table's meanings), as refits call it often."""
+    index = {tuple(p): i for i, p in enumerate(paths)}
+
+    def build(node, path):
+        if path in index:
+            i = index[path]
+            return lambda th, X: th[i]
+        if is_num(node):
+            v = float(node)
+            return lambda th, X: v
+        if "var" in node:
+            name = node["var"]
+            return lambda th, X: X[name]
+        fn = OP_TABLE[node["op"]].numpy
+        kids = [build(a, path + (j,)) for j, a in enumerate(node.get("args", []))]
+        return lambda th, X: fn(*[k(th, X) for k in kids])
+    body = build(tree, ())
+
+    def model(theta, X):
+        with np.errstate(all="ignore"):
+            return np.asarray(body(theta, X), dtype=float) * np.ones(len(next(iter(X.values()))))
+    return model
+
+
+def _snap_exponent(model, theta: np.ndarray, j: int, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
+    """The exponent theta[j] as the simplest value the data support, the rest
+    refitted: a small rational, else the shortest decimal (1.1, not 1.098)."""
+    bound = rounding_bound(worst_error(model, theta, X, y, sw))
+    e = float(theta[j])
+    decimals = [float(f"{e:.{d - 1}e}") for d in (1, 2, 3)]
+    for r in [float(r) for r in snap_options(e)] + decimals:
+        if r == 0 or abs(r - e) > 0.05 * max(1.0, abs(e)):
+            continue
+        rest = [i for i in range(len(theta)) if i != j]
+
+        def sub(t, X_, r=float(r)):
+            full = np.array(theta, dtype=float)
+            full[rest] = t
+            full[j] = r
+            return model(full, X_)
+        t = refine(sub, theta[rest], X, y, sw) if rest else np.zeros(0)
+        if t is None:
+            continue
+        trial = np.array(theta, dtype=float)
+        trial[rest], trial[j] = t, float(r)
+        if worst_error(model, trial, X, y, sw) <= bound:
+            return trial
+    return theta
+
+
+def _digits(v: float) -> int:
+    """Significant digits v is written with (1 for 2, 2 for 1.3, 3 for 2.65)."""
+    for d in range(1, 8):
+        if float(f"{v:.{d - 1}e}") == v:
+            return d
+    return 8
+
+
+def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
+    """The law with the exponent at path refined, or None when that does not fit."""
+    coef = coefficients(tree)
+    paths = coef + [path]
+    theta0 = np.array([float(_get(tree, p)) for p in paths])
+    model = _model(tree, paths)
+    if data.n <= len(theta0):
+        return None
+    starts = [theta0[-1], theta0[-1] * 0.6]
+    best = None
+    for s in starts:
+        t0 = theta0.copy()
+        t0[-1] = s
+        theta = refine(model, t0, data.X, data.y, data.sw, nfev=30)
+        if theta is None:
+            continue
+        err = scaled_errors(model(theta, data.X), data.y, data.sw)
+        if best is None or np.sum(err ** 2) < best[1]:
+            best = (theta, float(np.sum(err ** 2)), float(np.max(err)))
+        if best[2] <= 1.0:
+            break
+    if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * law.fit_error:
+        return None
+    j = len(paths) - 1
+    theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    if abs(theta[j] - theta0[j]) < 1e-9 or theta[j] == 0:
+        return None
+    final = tree
+    for p, v in zip(paths, theta):
+        final = _set(final, p, float(v))
+    e = float(theta[j])
+    r = Fraction(e).limit_denominator(3)
+    extra = exponent_penalty(r) if abs(float(r) - e) < 1e-12 else 0.7 * _digits(e) + 0.5 * math.log(1 + abs(e))
+
+    def refit(idx, theta=theta):
+        t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
+        return None if t is None else (lambda X, t=t: model(t, X))
+    out = Law(law.kind + f", its exponent relaxed to {fmt(e)}", f"{data.output.name} = {text(final)}", final,
+              law.k + 1, law.complexity + RELAX_COST + extra, refit)
+    out.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    return out if out.fit_max <= 1.5 else None
+
+
+def relax(data, laws: list[Law]) -> list[Law]:
+    """Relaxed variants of the RELAXED_LAWS best laws that miss some point."""
+    if data.n < 4 or not laws:
+        return []
+    penalty = 0.5 * math.log(max(data.n, 2))
+    # sums are not relaxed: they fit many shapes with their own coefficients
+    ranked = sorted((f for f in laws if f.fit_max > exact_fit(data) and math.isfinite(f.fit_error)
+                     and not f.kind.startswith("sum")),
+                    key=lambda f: min(f.fit_error, 1e6) + 2 * f.complexity + 2 * penalty * f.k)
+    out, seen, families = [], set(), Counter()
+    for law in ranked:  # at most PER_FAMILY of one family, so that the sums cannot fill the list
+        if len(seen) >= RELAXED_LAWS:
+            break
+        tree, family = normal(law.tree), re.sub(r"[-0-9.^/]+", "", law.kind)
+        key = repr(tree)
+        if key in seen or families[family] >= PER_FAMILY:
+            continue
+        seen.add(key)
+        families[family] += 1
+        alone = bare(tree)
+        for t, path in (places(tree, data.X) + (places(alone, data.X) if alone is not tree else []))[:PLACES]:
+            try:
+                found = relax_one(data, law, t, path)
+            except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
+                found = None
+            if found is not None:
+                out.append(found)
+                if found.fit_max <= exact_fit(data):
+                    return out  # it reproduces the readings: nothing left to find
+    return out
+
+
+_INFIX = {"add": " + ", "sub": " - ", "mul": "·", "div": "/"}
+
+
+def text(tree: Any) -> str:
+    """A short infix form of a tree (for the law's statement)."""
+    if is_num(tree):
+        return fmt(tree)
+    if "var" in tree:
+        return tree["var"]
+    name, args = tree["op"], tree.get("args", [])
+    if name == "pow":
+        return f"{_wrapped(args[0], _INFIX)}^{text(args[1])}"
+    if name == "mul":
+        return "·".join(_wrapped(a, ("add", "sub")) for a in args if not (is_num(a) and a == 1.0)) or "1"
+    if name == "div":
+        return f"{_wrapped(args[0], ('add', 'sub'))}/{_wrapped(args[1], _INFIX)}"
+    if name in _INFIX:  # add, sub: what follows a minus sign keeps its parentheses
+        return _INFIX[name].join(text(a) if i == 0 or name == "add" else _wrapped(a, ("add", "sub"))
+                                 for i, a in enumerate(args))
+    return f"{name}({', '.join(text(a) for a in args)})"
+
+
+def _wrapped(tree: Any, ops) -> str:
+    """text(tree), in parentheses when its operator is one of ops."""
+    return f"({text(tree)})" if isinstance(tree, dict) and tree.get("op") in ops else text(tree)
