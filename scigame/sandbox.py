@@ -100,6 +100,7 @@ os.environ.update(HOME="/scratch", TMPDIR="/scratch", LANG="C.UTF-8", OPENBLAS_N
                   OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
 sys.path[:] = ["/scratch"] + cfg["path"]
 sys.argv = ["run_python"]
+sys.stdout.reconfigure(line_buffering=True)  # printed lines and a traceback reach the pipe in order
 report = cfg["report"]
 del cfg, name, value
 child = os.fork()
@@ -173,7 +174,7 @@ def _bwrap_args(work: Path, files: Mapping[str, Path], limits: Limits) -> list[s
     # as root a user namespace would map the sandbox's uid to root, whom the process limit spares
     namespaces = (["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup",
                    "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"] if as_root else ["--unshare-all"])
-    args = ["bwrap", *namespaces, "--die-with-parent", "--new-session", "--clearenv",
+    args = [shutil.which("bwrap") or "bwrap", *namespaces, "--die-with-parent", "--new-session", "--clearenv",
             "--ro-bind", "/usr", "/usr"]
     for link in ("bin", "sbin", "lib", "lib64", "lib32", "libx32"):
         target = Path("/") / link
@@ -272,6 +273,10 @@ def _supervise(argv: list[str], limits: Limits, cpu: float, wall: float, report:
     if dropped:
         text += f"\n[output truncated: {dropped} more bytes not shown (the cap is {limits.output_bytes} bytes)]"
     error = _verdict(proc.returncode, timed_out, used, cpu, wall, text)
+    if error.startswith(_CPU_STOP):
+        used = cpu  # stopped at the limit: the limit is what it used
+    if dropped and not error:
+        error = f"the output passed the cap of {limits.output_bytes} bytes: {dropped} bytes were dropped"
     return SandboxResult(output=text, error=error, exit_status=proc.returncode, cpu_seconds=round(used, 3),
                          wall_seconds=round(time.monotonic() - started, 3), dropped_bytes=dropped)
 
@@ -291,6 +296,9 @@ def _kill_tree(proc: subprocess.Popen) -> None:
         pass
 
 
+_CPU_STOP = "stopped: the call used its CPU time limit"
+
+
 def _verdict(code: int, timed_out: bool, used: float, cpu: float, wall: float, text: str) -> str:
     """Why a call did not run to its end, for the model ("" when it did).
     bwrap reports a child killed by signal N as exit status 128 + N."""
@@ -298,17 +306,29 @@ def _verdict(code: int, timed_out: bool, used: float, cpu: float, wall: float, t
         return f"stopped: the call ran past its wall-clock limit of {wall:g} s"
     signo = -code if code < 0 else code - 128 if code > 128 else 0
     if signo in (signal.SIGXCPU, signal.SIGKILL) and used >= cpu - 0.5:
-        return f"stopped: the call used its CPU time limit of {cpu:g} s"
+        return f"{_CPU_STOP} of {cpu:g} s"
     if signo == signal.SIGXFSZ:
         return "stopped: the code wrote a file larger than the file size limit"
     if signo:
         return f"stopped by signal {signal.Signals(signo).name if signo in signal.Signals._value2member_map_ else signo}"
     if code == 0:
         return ""
-    last = next((line for line in reversed(text.splitlines()) if line.strip() and not line.startswith("[output")), "")
+    last = _exception_line(text)
     if text.startswith("bwrap:"):
         return f"the sandbox could not start: {text.splitlines()[0][:300]}"
     return f"the code exited with status {code}" + (f": {last[:300]}" if last else "")
+
+
+def _exception_line(text: str) -> str:
+    """The `Kind: message` line of the last traceback in the output, else its last line."""
+    lines = text.splitlines()
+    start = max((i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")),
+                default=None)
+    if start is not None:
+        found = next((line for line in lines[start + 1:] if line and not line.startswith(" ")), "")
+        if found:
+            return found
+    return next((line for line in reversed(lines) if line.strip() and not line.startswith("[output")), "")
 
 
 @lru_cache(maxsize=1)

@@ -143,4 +143,5 @@ class PythonTool:
         ended = f"error: {call.error}" if call.error else "the code ran to its end"
         left = (f"left in this episode: {caps.calls - self.calls} calls, "
                 f"{max(caps.cpu_seconds - self.cpu, 0):.1f} CPU s, {max(caps.wall_seconds - self.wall, 0):.1f} wall s")
-        return f"{call.output}\n[{ended}; {call.cpu_seconds:.2f} CPU s; {left}]"
+        output = call.output if not call.output or call.output.endswith("\n") else call.output + "\n"
+        return f"{output}[{ended}; {call.cpu_seconds:.2f} CPU s; {left}]"
