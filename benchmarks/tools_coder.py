@@ -42,7 +42,7 @@ def _play(paths, tools: str, out: str, args) -> tuple[list, float]:
         asyncio.run(run_eval(config))
         wall = time.perf_counter() - started
     with Store(out) as store:
-        return store.episodes(), wall
+        return list(store.episodes()), wall
 
 
 def _rates(episodes) -> str:
