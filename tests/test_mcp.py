@@ -99,3 +99,42 @@ def test_an_agent_plays_an_episode_over_mcp_and_a_rerun_resumes(tmp_path):
     # --player-name: another player's plan in the same folder, not yet played
     fresh = asyncio.run(asyncio.wait_for(_session(out, again, "--player-name", "codex"), 300))
     assert fresh["episode"] == "gravitation original discovery adaptive rep 0" and fresh["experiments_left"] == 2
+
+
+def test_the_same_plan_over_streamable_http(tmp_path):
+    """`--http PORT`: the server listens on 127.0.0.1 only and serves the same tools."""
+    import socket
+    import subprocess
+    import time
+
+    from mcp import ClientSession, Implementation
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, *_command(tmp_path / "run", "--http", str(port))], cwd=str(REPO),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                time.sleep(0.3)
+
+        async def play():
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                async with ClientSession(streams[0], streams[1],
+                                         client_info=Implementation(name="http-agent", version="1")) as s:
+                    await s.initialize()
+                    first = json.loads((await s.call_tool("experiment", _experiment(1.0))).content[0].text)
+                    return json.loads((await s.call_tool("task", {})).content[0].text), first
+
+        task, first = asyncio.run(asyncio.wait_for(play(), 300))
+        assert task["episode"] == "gravitation original discovery adaptive rep 0" and task["experiments_left"] == 1
+        assert first["oracle"]["observation"]["inputs"] == {"m1": 10.0, "m2": 20.0, "r": 1.0}
+    finally:
+        server.terminate()
+        server.wait(30)
