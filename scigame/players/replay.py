@@ -57,9 +57,13 @@ class ReplayPlayer(Player):
 
     def _load(self, state: EpisodeState) -> list[tuple[list, Action]]:
         """Each well-formed action with the tool calls made before it."""
-        episode = self.library.by_key.get(EpisodeKey.model_validate(state.episode).replay_key())
+        key = EpisodeKey.model_validate(state.episode)
+        episode = self.library.by_key.get(key.replay_key())
         if episode is None:
-            raise PlayerGaveUp("replay: no stored episode for this key")
+            other = "python" if key.tools == "none" else "none"
+            hint = (f" (the stored episode was played with --tools {other}: replay it with --tools {other})"
+                    if key.model_copy(update={"tools": other}).replay_key() in self.library.by_key else "")
+            raise PlayerGaveUp("replay: no stored episode for this key" + hint)
         out, calls = [], []
         for t in episode.turns:
             if t.tool is not None:
