@@ -61,8 +61,8 @@ class Limits:
 
     cpu_seconds: float = 10.0
     wall_seconds: float = 20.0
-    memory_bytes: int = 2 << 30  # address space of each process
-    processes: int = 32
+    memory_bytes: int = 1 << 30  # address space of each process (processes × this bounds the whole call)
+    processes: int = 8
     open_files: int = 64
     file_bytes: int = 16 << 20  # the largest file it may write
     scratch_bytes: int = 64 << 20  # all of /scratch
