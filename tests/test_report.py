@@ -178,7 +178,8 @@ def test_markdown_and_csv_are_well_formed(runs):
         w = want[(r["collection"], r["setting"], r["environment"], r["protocol"], int(r["budget"]), r["player"])]
         assert float(r["mean_ps"]) == pytest.approx(w["mean_ps"])
     blocks = report(runs, "--format", "csv").split("\n\n")
-    assert [b.splitlines()[0] for b in blocks] == ["# main", "# weak_strict", "# usage", "# failures", "# cards"]
+    assert [b.splitlines()[0] for b in blocks] == ["# main", "# weak_strict", "# usage", "# failures", "# cards",
+                                                         "# collections"]
 
 
 def _tabulars(tex: str) -> list[tuple[str, list[str]]]:
@@ -196,9 +197,9 @@ def _tabulars(tex: str) -> list[tuple[str, list[str]]]:
 
 def test_latex_tables_are_structurally_sound(runs):
     tex = report(runs, "--format", "latex")
-    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 5
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 6
     tabulars = _tabulars(tex)
-    assert len(tabulars) == 5
+    assert len(tabulars) == 6
     for spec, body in tabulars:
         assert set(spec) <= {"l", "r"} and body
         for line in body:  # every row has one cell per column; no unescaped specials

@@ -8,7 +8,7 @@ import click
 
 from ..options import DOLLARS, EvalOptions, FiniteFloat, llm_options, packed
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
-                     stop_on_auth_error)
+                     say, stop_on_auth_error)
 
 
 def _fmt(v, pct=False):
@@ -55,6 +55,10 @@ def _print_summary(run) -> None:
 
     console = Console(width=console_width())
     console.print(_summary_table(run.table))
+    if len({r["collection"] for r in run.table}) > 1:  # Historical and Temporal side by side
+        from ..report.formats import render
+        from ..report.side_by_side import side_by_side
+        console.print(render([side_by_side(run.table)], "text", console_width()), end="", markup=False, highlight=False)
     stale, failures, usage = run.stale, run.failures, run.usage
     if stale:
         console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
@@ -159,7 +163,7 @@ def eval_cmd(run: EvalOptions, llm):
         click.echo(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     except AuthFailure as exc:  # found before any episode started (e.g. no key)
-        click.echo(f"scigame: {exc}", err=True)
+        say(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     summary = summarize_run(report.folder)
     _print_eval(report, summary, run.max_cost)
@@ -173,25 +177,25 @@ def _print_eval(report, summary, max_cost) -> None:
     from ..summary import spend_text
 
     for path, why in report.skipped_cards:
-        click.echo(f"skipped {path}: {why}", err=True)
+        say(f"skipped {path}: {why}", err=True)
     if report.excluded:
-        click.echo(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
+        say(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
         for name, why in report.excluded:
-            click.echo(f"  {name}: {why}", err=True)
+            say(f"  {name}: {why}", err=True)
     _print_summary(summary)
     if summary.spend["calls"] or summary.spend["spent_usd"]:
-        click.echo(spend_text(summary.spend))
+        say(spend_text(summary.spend))
     for warning in report.warnings:
-        click.echo(f"warning: {warning}", err=True)
-    click.echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
+        say(f"warning: {warning}", err=True)
+    say(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
                f"of {report.planned} planned; run folder: {report.folder}")
     if report.not_started:
-        click.echo(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
+        say(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
                    f"of --max-cost ${max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
     for reason in report.unfinished_reasons[:5]:
-        click.echo(f"unfinished: {reason}", err=True)
+        say(f"unfinished: {reason}", err=True)
     if len(report.unfinished_reasons) > 5:
-        click.echo(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
+        say(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
                    "`error` is in the store)", err=True)
 
 

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..card import CompiledCard
-from ..records import Episode, load_episode
+from ..records import Episode
+from ..errors import UserFacingError
 from ..store import DB_NAME, Store
 from ..summary import axes, current_rows, spend_summary
 
 
-class RunFolderError(ValueError):
-    """A folder that cannot be reported; the message names it."""
+class RunFolderError(UserFacingError, ValueError):
+    """A folder that cannot be reported; the message names the file."""
 
 
 @dataclass
@@ -57,13 +58,37 @@ class Runs:
         return sorted({r["player"] for r in self.rows})
 
 
+#: The fields of config.json and of each invocations.jsonl line that a report reads, and their types.
+_INVOCATION = {"config": dict, "player": str, "versions": dict, "cards": dict, "written_at": (int, float)}
+
+
+def _invocation(where: str, data) -> dict:
+    """One invocation record, or RunFolderError naming `where` (file[:line])."""
+    if not isinstance(data, dict):
+        raise RunFolderError(f"{where}: not an invocation record (a JSON object), but a {type(data).__name__}")
+    for name, kind in _INVOCATION.items():
+        value = data.get(name)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            raise RunFolderError(f"{where}: `{name}` is a {type(value).__name__}, not what scigame writes there")
+    for name in ("versions", "cards"):
+        if any(not isinstance(v, (str, type(None))) for v in (data.get(name) or {}).values()):
+            raise RunFolderError(f"{where}: `{name}` holds values that are not text")
+    return data
+
+
 def _read_json(path: Path):
     try:
-        return json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
         raise RunFolderError(f"{path}: unreadable ({exc})") from None
+    try:
+        return _invocation(str(path), json.loads(text))
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, RunFolderError):
+            raise
+        raise RunFolderError(f"{path}: not JSON ({str(exc)[:200]})") from None
 
 
 def _invocations(folder: Path) -> list[dict]:
@@ -71,12 +96,17 @@ def _invocations(folder: Path) -> list[dict]:
     if not path.exists():
         return []
     out = []
-    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, ValueError) as exc:
+        raise RunFolderError(f"{path}: unreadable ({exc})") from None
+    for n, line in enumerate(lines, 1):
         if line.strip():
             try:
-                out.append(json.loads(line))
-            except ValueError as exc:
-                raise RunFolderError(f"{path}:{n}: not JSON ({exc})") from None
+                data = json.loads(line)
+            except (ValueError, RecursionError) as exc:
+                raise RunFolderError(f"{path}:{n}: not JSON ({str(exc)[:200]})") from None
+            out.append(_invocation(f"{path}:{n}", data))
     return out
 
 
@@ -118,7 +148,7 @@ def load_runs(folders: list[str | Path]) -> Runs:
                 raise RunFolderError(f"{folder}: episode {r['card']} {r['environment']} {r['setting']} "
                                      f"{r['protocol']} B={r['budget']} rep {r['repetition']} of "
                                      f"{r['player']} is also in an earlier folder; report each run once")
-            episode = load_episode(r.pop("record"))  # tolerates what older versions wrote
+            episode = store.read_episode(r.pop("record"))  # tolerates what older versions wrote
             runs.episodes[key] = episode
             runs.rows.append(_with_form_credit(r, episode))
         runs.judgements += judgements
@@ -126,7 +156,7 @@ def load_runs(folders: list[str | Path]) -> Runs:
         config = _read_json(folder / "config.json") or {}
         runs.provenance.append(Provenance(
             folder=str(folder), players=sorted({r["player"] for r in rows}),
-            versions=config.get("versions", {}), cards=config.get("cards", {}),
+            versions=config.get("versions") or {}, cards=config.get("cards") or {},
             invocations=_invocations(folder), episodes=len(rows), stale=stale,
             spent_usd=spent + sum(j["cost_usd"] or 0.0 for j in judgements),
             judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements), spend=spend))

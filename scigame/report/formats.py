@@ -53,17 +53,23 @@ def header(col: Column) -> list[str]:
 def to_text(tables: list[Table], width: int | None) -> str:
     from rich.console import Console
     from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from ..compiler.terminal import printable
+
+    def plain(value: str) -> Text:  # never rich markup (a player named `[/x]`), never a control character
+        return Text(printable(value, newlines=False))
 
     console = Console(width=width or 200, record=True, file=io.StringIO())
     for t in tables:
-        rt = RichTable(title=t.title)
+        rt = RichTable(title=plain(t.title))
         for c in t.columns:
-            rt.add_column(c.label, justify="left" if c.kind == "text" else "right")
+            rt.add_column(plain(c.label), justify="left" if c.kind == "text" else "right")
         for r in t.rows:
-            rt.add_row(*(cell(r, c) for c in t.columns))
+            rt.add_row(*(plain(cell(r, c)) for c in t.columns))
         console.print(rt)
         for note in t.notes:
-            console.print(f"note: {note}")
+            console.print(plain(f"note: {note}"))
     return console.export_text()
 
 

@@ -8,6 +8,7 @@
     usage        Table 6: tokens and dollars per protocol and player, judges included
     failures     Figure 6's numbers: failure modes per player
     cards        ESR and PS per card, setting, world and player
+    collections  Historical and Temporal side by side (report/side_by_side.py)
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ..summary import episode_ses, failure_counts, ses_values, judge_failure_cou
 from .data import Runs
 from .intervals import bootstrap_mean, overlap, wilson
 
-TABLES = ("main", "weak_strict", "usage", "failures", "cards")
+TABLES = ("main", "weak_strict", "usage", "failures", "cards", "collections")
 
 
 @dataclass
@@ -165,5 +166,6 @@ def cards_table(runs: Runs) -> Table:
 
 
 def build_tables(runs: Runs) -> dict[str, Table]:
+    from .side_by_side import collections_table
     return {t.name: t for t in (main_table(runs), weak_strict_table(runs), usage_tab(runs),
-                                 failures_table(runs), cards_table(runs))}
+                                 failures_table(runs), cards_table(runs), collections_table(runs))}
