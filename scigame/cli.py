@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from .commands import cards, curate, evaluate, play, report, source
+from .commands import cards, curate, evaluate, mcp, play, report, source
 from .commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 - the exit codes, for scripts
 from .commands.common import say
 from .errors import UserFacingError
@@ -62,7 +62,7 @@ def main() -> None:
     """
 
 
-for _module in (cards, source, play, evaluate, report, curate):
+for _module in (cards, source, play, evaluate, report, curate, mcp):
     for _command in _module.COMMANDS:
         main.add_command(_command)
 

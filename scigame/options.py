@@ -234,6 +234,10 @@ class EvalOptions:
     noises: str = "card"
     contexts: str = "full"
     distractors: str = "0"
+    tools: str = "none"
+    tool_calls: int = 20
+    tool_cpu: float = 60.0
+    tool_wall: float = 120.0
 
     def config(self, paths: list[str], llm: LLMOptions):
         """The run's EvalConfig over `paths`, every value checked (a usage error names the option)."""
@@ -253,7 +257,8 @@ class EvalOptions:
             out=self.out_dir or str(Path("runs") / slug), force=self.force, rerun_failed=self.rerun_failed,
             max_cost=self.max_cost, window=self.window, noises=parse_noises(self.noises),
             contexts=csv_choice(self.contexts, CONTEXTS, "context"),
-            distractors=parse_distractor_counts(self.distractors, MAX_DISTRACTORS), llm=llm.settings())
+            distractors=parse_distractor_counts(self.distractors, MAX_DISTRACTORS), tools=self.tools,
+            tool_calls=self.tool_calls, tool_cpu=self.tool_cpu, tool_wall=self.tool_wall, llm=llm.settings())
 
     def check_window(self) -> None:
         """--window parses (FROM..TO), or a usage error."""

@@ -230,7 +230,7 @@ async def _ask(play: _Play, index: int, ask) -> tuple[Action, Turn]:
         action, used = await ask
     finally:
         for bad in play.player.take_unusable():
-            play.episode.turns.append(Turn(index=index, malformed=bad.problem, reply=bad.reply, usage=bad.usage))
+            play.episode.turns.append(bad.turn(index))
             play.usage = play.usage + bad.usage
     play.usage = play.usage + used
     return action, Turn(index=index, action=action, usage=used)

@@ -176,8 +176,28 @@ class Usage(_Record):
         return Usage(**{k: getattr(self, k) + getattr(other, k) for k in Usage.model_fields})
 
 
+TOOL_MODES: tuple[str, ...] = ("none", "python")
+ToolMode = Literal["none", "python"]
+
+
+class ToolCall(_Record):
+    """One call of a player's tool (`--tools python`): what the model asked
+    to run and what came back. `error` is empty when the code ran to its
+    end; otherwise it says what stopped it (its own exception, a limit of
+    the sandbox) and is what the model was told."""
+
+    name: str
+    call_id: str = ""
+    code: str = ""
+    output: str = ""  # stdout and stderr as the model saw them (capped, with a note when cut)
+    error: str = ""
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+
 class Turn(_Record):
-    """One action and what came of it."""
+    """One action and what came of it, or one tool call on the way to it
+    (`tool` set, `action` None)."""
 
     index: int
     action: Optional[Action] = None
@@ -189,6 +209,7 @@ class Turn(_Record):
     #: The reply text of an attempt that held no usable action (action is None then).
     reply: str = ""
     usage: Usage = Usage()
+    tool: Optional[ToolCall] = None
 
 
 #: What an Outcome keeps of its submission's Score: the fields are Score's
@@ -262,6 +283,7 @@ class EpisodeKey(_Record):
     noise: Optional[float] = None  # relative noise on every output; None: each output's own
     context: Context = "full"
     distractors: int = 0
+    tools: ToolMode = "none"  # the player's tools: none, or a sandboxed Python (`--tools python`)
 
     #: The store's key columns, in order: every field but the card's name
     #: (set below, from the fields); `as_tuple` gives their values.
@@ -272,7 +294,7 @@ class EpisodeKey(_Record):
         return tuple(noise_column(self.noise) if c == "noise" else getattr(self, c) for c in self.COLUMNS)
 
     #: The store's spelling of the default controls (rows written before them read so).
-    CONTROL_DEFAULTS: ClassVar[dict] = {"noise": "card", "context": "full", "distractors": 0}
+    CONTROL_DEFAULTS: ClassVar[dict] = {"noise": "card", "context": "full", "distractors": 0, "tools": "none"}
 
     @classmethod
     def row_key(cls, row) -> tuple:

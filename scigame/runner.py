@@ -53,6 +53,10 @@ class EvalConfig:
     noises: list[Optional[float]] = field(default_factory=lambda: [None])  # None: each card's own noise
     contexts: list[str] = field(default_factory=lambda: ["full"])
     distractors: list[int] = field(default_factory=lambda: [0])
+    tools: str = "none"  # the player's tools: none | python (a sandboxed Python, scigame/llm/tools.py)
+    tool_calls: int = 20  # --tools python: per episode, calls ...
+    tool_cpu: float = 60.0  # ... CPU seconds ...
+    tool_wall: float = 120.0  # ... and wall seconds, in all
     llm: dict = field(default_factory=dict)  # LLMConfig fields and `models` for openai:MODEL players
 
 
@@ -159,7 +163,8 @@ def plan(config: EvalConfig, cards: list[CompiledCard], player_name: str) -> lis
             for rep in range(config.repetitions):
                 key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment=env,
                                  setting=setting, protocol=protocol, budget=budget, repetition=rep,
-                                 player=player_name, noise=noise, context=context, distractors=k)
+                                 player=player_name, noise=noise, context=context, distractors=k,
+                                 tools=config.tools)
                 steps = (budget or None) if protocol == "adaptive" else None
                 planned.append(PlannedEpisode(key, card, episode_seed(config.seed, key), steps))
     return planned
@@ -194,6 +199,10 @@ async def _run_locked(config: EvalConfig, folder: Path, on_progress, player) -> 
     options = dict(config.llm)
     if config.player.startswith("openai:"):  # one connection kept alive per episode in flight
         options.setdefault("connections", config.concurrency)
+    if config.tools != "none":
+        from .llm.tools import ToolCaps
+        options.update(tools=config.tools, tool_caps=ToolCaps(calls=config.tool_calls, cpu_seconds=config.tool_cpu,
+                                                              wall_seconds=config.tool_wall))
     player_name, factory = player or make_player(config.player, **options)
     executor = make_executor(config, factory)
     try:

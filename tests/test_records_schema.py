@@ -18,7 +18,7 @@ OUTCOME_KEYS = {"submitted", "valid", "reason", "ps", "weak", "strict", "strict_
                 "weak_success", "strict_success", "form_credit", "failure_mode", "steps", "wall_time", "usage",
                 "ps_ood", "weak_ood"}
 KEY = ["card_hash", "environment", "setting", "protocol", "budget", "repetition", "player", "noise", "context",
-       "distractors"]
+       "distractors", "tools"]
 
 
 def _key(**controls) -> EpisodeKey:
@@ -62,6 +62,7 @@ def test_every_keyed_table_has_the_key_columns(tmp_path):
             info = {r[1]: r for r in store.db.execute(f"PRAGMA table_info({table})")}
             assert [c for c in info if c in KEY] == KEY, table
             assert info["noise"][4] == "'card'" and info["context"][4] == "'full'" and info["distractors"][4] == "0"
+            assert info["tools"][4] == "'none'"
             if extra is not None:
                 pk = [name for name, r in sorted(info.items(), key=lambda kv: kv[1][5]) if r[5]]
                 assert pk == KEY + extra, table
@@ -69,7 +70,7 @@ def test_every_keyed_table_has_the_key_columns(tmp_path):
 
 
 def test_a_stored_episode_row_holds_the_outcome(tmp_path):
-    key = _key(noise=0.01, distractors=2)
+    key = _key(noise=0.01, distractors=2, tools="python")
     outcome = Outcome.of(_score(), protocol_ok=False, breaks=["x"], weak_success=False, strict_success=False,
                          failure_mode="protocol_violation", steps=4, wall_time=2.0,
                          usage=Usage(calls=1, input_tokens=10, output_tokens=3, cost_usd=0.25))
@@ -78,7 +79,7 @@ def test_a_stored_episode_row_holds_the_outcome(tmp_path):
         (row,) = store.rows()
         (back,) = store.episodes()
     assert {k: row[k] for k in KEY} == dict(zip(KEY, ("h", "counterfactual", "discovery", "fixed", 4, 2, "p",
-                                                      "0.01", "full", 2)))
+                                                      "0.01", "full", 2, "python")))
     assert (row["card"], row["collection"], row["status"]) == ("c", "historical", "finished")
     assert (row["submitted"], row["valid"], row["weak"], row["strict"], row["protocol_ok"]) == (1, 1, 1, None, 0)
     assert (row["weak_success"], row["strict_success"], row["failure_mode"]) == (0, 0, "protocol_violation")
@@ -111,19 +112,21 @@ def test_the_key_without_the_player_and_for_people():
 
 
 def test_a_store_without_the_ood_columns_is_migrated(tmp_path):
-    """A store written before the out-of-domain columns (ps_ood, weak_ood) keeps its rows."""
+    """A store written before the out-of-domain columns (ps_ood, weak_ood) and the tools control keeps its rows."""
+    before = KEY[:-1]  # no `tools` yet
     db = sqlite3.connect(tmp_path / "episodes.sqlite")
-    db.execute(f"""CREATE TABLE episodes ({', '.join(f'{c} TEXT' for c in KEY)}, card TEXT, collection TEXT,
+    db.execute(f"""CREATE TABLE episodes ({', '.join(f'{c} TEXT' for c in before)}, card TEXT, collection TEXT,
         status TEXT, submitted INTEGER, valid INTEGER, ps REAL, weak INTEGER, strict INTEGER, weak_success INTEGER,
         strict_success INTEGER, protocol_ok INTEGER, failure_mode TEXT, steps INTEGER, wall_time REAL,
         input_tokens INTEGER, output_tokens INTEGER, cost_usd REAL, record TEXT, written_at REAL,
-        PRIMARY KEY ({', '.join(KEY)}))""")
+        PRIMARY KEY ({', '.join(before)}))""")
     db.execute("INSERT INTO episodes (card_hash, environment, setting, protocol, budget, repetition, player, noise, "
                "context, distractors, card, collection, status, ps, record, written_at) "
                f"VALUES ({', '.join('?' * 16)})",
-               (*_key().as_tuple(), "c", "historical", "finished", 0.5, "{}", 1.0))
+               (*_key().as_tuple()[:-1], "c", "historical", "finished", 0.5, "{}", 1.0))
     db.commit()
     db.close()
     with Store(tmp_path) as store:
         (row,) = store.rows()
     assert row["ps_ood"] is None and row["weak_ood"] is None and row["ps"] == 0.5 and row["noise"] == "card"
+    assert row["tools"] == "none"

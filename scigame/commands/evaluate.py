@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..options import DOLLARS, EvalOptions, llm_options, packed
+from ..options import DOLLARS, EvalOptions, FiniteFloat, llm_options, packed
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
                      say, stop_on_auth_error)
 
@@ -121,6 +121,15 @@ def _print_summary(run) -> None:
               help="Prior knowledge in the task text: full, no-background, anonymous (comma-separated).")
 @click.option("--distractors", "distractors", default="0", show_default=True,
               help="Extra inputs the law ignores, comma-separated counts (e.g. 0,2).")
+@click.option("--tools", type=click.Choice(["none", "python"]), default="none", show_default=True,
+              help="Tools of an openai:MODEL player: python offers `run_python`, which runs its code "
+                   "on the episode's observations in a bubblewrap sandbox (docs/models.md).")
+@click.option("--tool-calls", type=click.IntRange(1, 1000), default=20, show_default=True,
+              help="--tools python: calls per episode.")
+@click.option("--tool-cpu", type=FiniteFloat(min=0.1, max=3600.0), default=60.0, show_default=True,
+              help="--tools python: CPU seconds per episode, all calls together (at most 10 per call).")
+@click.option("--tool-wall", type=FiniteFloat(min=0.1, max=7200.0), default=120.0, show_default=True,
+              help="--tools python: wall-clock seconds per episode, all calls together (at most 20 per call).")
 
 
 def eval_cmd(run: EvalOptions, llm):
@@ -138,6 +147,7 @@ def eval_cmd(run: EvalOptions, llm):
     from ..options import check_output_folder
     from ..players import PlayerSpecError
     from ..runner import run_eval
+    from ..sandbox import SandboxUnavailable
     from ..summary import summarize_run
 
     config = run.config(run.paths or (bundled_cards(),), llm)
@@ -152,6 +162,9 @@ def eval_cmd(run: EvalOptions, llm):
         raise click.BadParameter(str(exc), param_hint="--player")
     except ExecutorError as exc:
         raise click.UsageError(str(exc))
+    except SandboxUnavailable as exc:  # --tools python where no sandbox can be built: never unsandboxed
+        click.echo(f"scigame: {exc}", err=True)
+        sys.exit(EXIT_USAGE)
     except AuthFailure as exc:  # found before any episode started (e.g. no key)
         say(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)

@@ -16,7 +16,9 @@
   schema switches them off and the request is sent again without it (the
   caller then extracts and validates JSON itself). Error messages keep the
   endpoint's detail.
-- The answer is the message content, or the arguments of its first tool call.
+- The answer is the message content, or the arguments of its first tool call;
+  with `tools` offered (function tools), the tool calls come apart in
+  `Completion.tool_calls`.
 - Every quantity the endpoint controls is bounded: a Retry-After wait by
   `timeout` (a non-finite one is ignored), the body by MAX_BODY_BYTES (read
   as it streams, never whole first), its JSON nesting by the parser's
@@ -39,7 +41,7 @@ import json
 import os
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 import openai
@@ -98,6 +100,8 @@ class Completion:
     text: str
     finish_reason: str
     usage: Usage
+    #: The message's tool calls as sent (JSON objects), when tools were offered.
+    tool_calls: list = field(default_factory=list)
 
 
 #: The largest chat-completion body read (a real one is kilobytes).
@@ -180,7 +184,7 @@ class ChatClient:
         return kwargs
 
     async def complete(self, messages: list[dict], schema: Optional[dict] = None,
-                       schema_name: str = "action") -> Completion:
+                       schema_name: str = "action", tools: Optional[list] = None) -> Completion:
         """One completion; retries infrastructure faults (see module doc).
 
         While this endpoint's support for structured outputs is unknown, the
@@ -189,21 +193,24 @@ class ChatClient:
         The calls that waited are sent side by side once it is decided, not
         one at a time under the lock."""
         if schema is None or self._structured is not None:
-            return await self._complete(messages, schema, schema_name)
+            return await self._complete(messages, schema, schema_name, tools)
         if self._negotiation is None:
             self._negotiation = asyncio.Lock()
         async with self._negotiation:
             if self._structured is None:
-                completion = await self._complete(messages, schema, schema_name)
+                completion = await self._complete(messages, schema, schema_name, tools)
                 if self._structured is None:
                     self._structured = True  # a schema-carrying request was accepted
                 return completion
-        return await self._complete(messages, schema, schema_name)  # decided while this call waited
+        return await self._complete(messages, schema, schema_name, tools)  # decided while this call waited
 
-    async def _complete(self, messages: list[dict], schema: Optional[dict], schema_name: str) -> Completion:
+    async def _complete(self, messages: list[dict], schema: Optional[dict], schema_name: str,
+                        tools: Optional[list] = None) -> Completion:
         client = self._ensure()
         cfg = self.config
         kwargs = self._base_kwargs(messages)
+        if tools:
+            kwargs["tools"] = tools
         retries = 0
         attempt = 0
         while True:
@@ -234,7 +241,7 @@ class ChatClient:
             except openai.APIStatusError as e:  # other 4xx: not the model's fault, not retryable
                 raise EndpointFault(f"HTTP {e.status_code} from the endpoint: {error_text(e)}") from None
             else:
-                completion = self._completion(response, retries, messages)
+                completion = self._completion(response, retries, messages, bool(tools))
                 record_call(completion.usage)
                 return completion
             if attempt >= cfg.max_retries:
@@ -244,8 +251,10 @@ class ChatClient:
             attempt += 1
             retries += 1
 
-    def _completion(self, response: dict, retries: int, messages: list[dict]) -> Completion:
+    def _completion(self, response: dict, retries: int, messages: list[dict], tools: bool = False) -> Completion:
         choice = response["choices"][0]
+        calls = _at(choice, "message", "tool_calls") if tools else None
+        calls = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
         text = storable(reply_text(_at(choice, "message")))
         u = _at(response, "usage")
         counts = {name: _at(u, *path) for name, path in _USAGE_PATHS.items()}
@@ -260,7 +269,8 @@ class ChatClient:
             usage = Usage(calls=1, retries=retries, **{k: _count(v) or 0 for k, v in counts.items()})
         usage = usage.model_copy(update={"cost_usd": self.registry.cost(self.config.model, usage)})
         finish = _at(choice, "finish_reason")
-        return Completion(text=text, finish_reason=storable(finish) if isinstance(finish, str) else "", usage=usage)
+        return Completion(text=text, finish_reason=storable(finish) if isinstance(finish, str) else "", usage=usage,
+                          tool_calls=calls)
 
 
 _USAGE_PATHS = {"input_tokens": ("prompt_tokens",), "cached_tokens": ("prompt_tokens_details", "cached_tokens"),

@@ -21,12 +21,19 @@ bound of `scigame.players.base`, which the runner's own corrections share).
 - `on_unusable(reply, problem, usage)` hears of each unusable reply as it
   arrives (the player keeps them as turns marked malformed), with that
   call's usage.
+- `tools` (a `Toolbox`, e.g. `scigame.llm.tools.PythonTool`) offers function
+  tools: a reply that calls them is answered with `tool` messages and the
+  conversation goes on without spending a correction (the toolbox bounds
+  how often); a call that breaks its rules (unknown tool, malformed
+  arguments, too many calls) is an unusable reply like any other, its tool
+  messages saying why. `on_tool(calls, usage)` hears of each answered reply.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Callable, Generic, Optional, Sequence, TypeVar, Union
+from typing import Any, Awaitable, Callable, Generic, Optional, Protocol, Sequence, TypeVar, Union
 
 from pydantic import BaseModel, ValidationError
 
@@ -35,8 +42,8 @@ from ..records import Usage
 from .client import ChatClient, EndpointFault
 from .prompts import reply_object
 
-__all__ = ["MAX_CORRECTIONS", "TRUNCATED", "Exchange", "converse", "correction", "model_check",
-           "validation_problem"]
+__all__ = ["MAX_CORRECTIONS", "TRUNCATED", "Exchange", "ToolAnswer", "Toolbox", "converse", "correction",
+           "model_check", "validation_problem"]
 
 TRUNCATED = "the reply was cut off before it ended (finish_reason \"length\"); be shorter"
 
@@ -67,6 +74,25 @@ class Exchange(Generic[T]):
         return "; ".join(self.problems)
 
 
+@dataclass
+class ToolAnswer:
+    """A toolbox's answer to one reply's tool calls: the messages that carry
+    it (the assistant's message, then one `tool` message per call), why the
+    calls broke the rules ("" when they were run) and what was run."""
+
+    messages: list[dict]
+    problem: str = ""
+    calls: list = field(default_factory=list)
+
+
+class Toolbox(Protocol):
+    #: The function tools offered with every request (OpenAI's `tools`).
+    specs: list[dict]
+
+    def answer(self, tool_calls: list[dict]) -> Awaitable[ToolAnswer]:
+        """Run (or refuse) one reply's tool calls."""
+
+
 def _problem_list(problems: Problems) -> list[str]:
     listed = [problems] if isinstance(problems, str) else list(problems)
     return listed or ["the reply could not be used"]
@@ -76,17 +102,31 @@ async def converse(client: ChatClient, messages: list[dict],
                    check: Callable[[str], tuple[Optional[T], Problems]], *, schema: Optional[dict] = None,
                    schema_name: str = "reply", correct: Callable[[list[str]], str] = correction,
                    max_corrections: int = MAX_CORRECTIONS,
-                   on_unusable: Optional[Callable[[str, str, Usage], None]] = None) -> Exchange[T]:
+                   on_unusable: Optional[Callable[[str, str, Usage], None]] = None,
+                   tools: Optional[Toolbox] = None,
+                   on_tool: Optional[Callable[[list, Usage], None]] = None) -> Exchange[T]:
     """Ask until `check` accepts a reply or `max_corrections` corrections
     were spent (see the module doc). `messages` is not modified."""
     total = Usage()
-    for attempt in range(max_corrections + 1):
+    attempt = 0
+    while attempt <= max_corrections:
         try:
-            completion = await client.complete(messages, schema=schema, schema_name=schema_name)
+            completion = await client.complete(messages, schema=schema, schema_name=schema_name,
+                                               **({"tools": tools.specs} if tools is not None else {}))
         except EndpointFault as fault:
             fault.usage = total + fault.usage
             raise
-        if completion.finish_reason == "length":
+        answered: Optional[ToolAnswer] = None
+        if tools is not None and completion.tool_calls:
+            answered = await tools.answer(completion.tool_calls)
+            if not answered.problem:  # run: the model reads the results and goes on
+                total = total + completion.usage
+                if on_tool is not None:
+                    on_tool(answered.calls, completion.usage)
+                messages = messages + answered.messages
+                continue
+            value, problems = None, [answered.problem]
+        elif completion.finish_reason == "length":
             value, problems = None, [TRUNCATED]
         else:
             value, found = check(completion.text)
@@ -97,12 +137,19 @@ async def converse(client: ChatClient, messages: list[dict],
         if attempt < max_corrections:
             usage = usage + Usage(corrections=1)
         total = total + usage
+        reply = completion.text if answered is None else _calls_text(completion.tool_calls)
         if on_unusable is not None:
-            on_unusable(completion.text, "; ".join(problems), usage)
+            on_unusable(reply, "; ".join(problems), usage)
         if attempt < max_corrections:
-            messages = messages + [{"role": "assistant", "content": completion.text},
-                                   {"role": "user", "content": correct(problems)}]
-    return Exchange(None, total, max_corrections, completion.text, messages, usage, problems)
+            said = answered.messages if answered is not None else [{"role": "assistant", "content": completion.text}]
+            messages = messages + said + [{"role": "user", "content": correct(problems)}]
+        attempt += 1
+    return Exchange(None, total, max_corrections, reply, messages, usage, problems)
+
+
+def _calls_text(tool_calls: list[Any]) -> str:
+    """A reply's tool calls as the text kept on the record."""
+    return json.dumps(tool_calls, ensure_ascii=False)[:100_000]
 
 
 def validation_problem(exc: ValidationError, what: str, limit: int = 5) -> str:

@@ -14,14 +14,15 @@ the episode is left unfinished.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Optional
 
 from ..compiler.predictor_schema import predictor_schema_for
 from ..players.base import EpisodeState, Player, PlayerFault, PlayerGaveUp, Unusable
 from ..records import Action, Usage
 from .client import ChatClient, EndpointFault
 from .conversation import MAX_CORRECTIONS, converse, model_check
-from .prompts import correction_message, player_system, state_message
+from .prompts import correction_message, player_system, state_message, tool_note
+from .tools import PythonTool, ToolCaps
 
 
 def action_schema(task: dict) -> dict:
@@ -70,6 +71,10 @@ def _action_schema(inputs: tuple[str, ...], outputs: tuple[str, ...], submit=Non
     }
 
 
+#: How much of a tool call's output later turns show again in their history.
+HISTORY_OUTPUT = 4000
+
+
 def state_document(state: EpisodeState) -> dict[str, Any]:
     """The JSON the player is shown each turn."""
     history = []
@@ -83,6 +88,11 @@ def state_document(state: EpisodeState) -> dict[str, Any]:
             entry["oracle"] = t.response.model_dump(exclude_none=True)
         if t.breaks:
             entry["protocol_breaks"] = t.breaks
+        if t.tool is not None:
+            entry["tool_call"] = t.tool.model_dump(include={"name", "code", "error"})
+            out = t.tool.output
+            entry["tool_call"]["output"] = out if len(out) <= HISTORY_OUTPUT else (
+                out[:HISTORY_OUTPUT] + f"\n[{len(out) - HISTORY_OUTPUT} more characters shown at the call]")
         history.append(entry)
     return {
         "task": state.task,
@@ -102,38 +112,48 @@ def _correction(problems: list[str]) -> str:
 
 
 class OpenAIPlayer(Player):
-    """One LLM player for one episode."""
+    """One LLM player for one episode; with `tools`, one that may call
+    `run_python` (scigame.llm.tools) on its way to each action."""
 
-    def __init__(self, client: ChatClient):
+    def __init__(self, client: ChatClient, tools: Optional[ToolCaps] = None):
         self.client = client
         self.name = f"openai:{client.config.model}"
         self._last_messages: list[dict] = []
         self._unusable: list[Unusable] = []
+        self.tool = PythonTool(tools) if tools is not None else None
+        # the system message is player_system(task) (a system card's task says more) and this
+        self.tool_note = "" if tools is None else tool_note(tools.calls, tools.cpu_seconds, tools.wall_seconds)
 
     def take_unusable(self) -> list[Unusable]:
         taken, self._unusable = self._unusable, []
         return taken
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
-        messages = [{"role": "system", "content": player_system(state.task)},
+        messages = [{"role": "system", "content": player_system(state.task) + self.tool_note},
                     {"role": "user", "content": state_message(state_document(state))}]
-        return await self._until_usable(messages, action_schema(state.task))
+        return await self._until_usable(messages, action_schema(state.task), state)
 
     async def reject(self, state: EpisodeState, action: Action, problem: str) -> tuple[Action, Usage]:
         messages = self._last_messages + [{"role": "assistant", "content": action.raw or action.model_dump_json()},
                                           {"role": "user", "content": correction_message(problem)}]
-        return await self._until_usable(messages, action_schema(state.task))
+        return await self._until_usable(messages, action_schema(state.task), state)
 
-    async def _until_usable(self, messages: list[dict], schema: dict) -> tuple[Action, Usage]:
+    async def _until_usable(self, messages: list[dict], schema: dict, state: EpisodeState) -> tuple[Action, Usage]:
         """Ask until a reply parses as an action. Each unusable reply is kept
         (see take_unusable) with the usage of its call; the usable call's
         usage is returned."""
         def keep(reply: str, problem: str, usage: Usage) -> None:
             self._unusable.append(Unusable(reply=reply, problem=problem, usage=usage))
 
+        def ran(calls: list, usage: Usage) -> None:  # one tool turn per call, the reply's usage on the first
+            for i, call in enumerate(calls):
+                self._unusable.append(Unusable(reply="", problem="", usage=usage if i == 0 else Usage(), tool=call))
+
+        if self.tool is not None:
+            self.tool.observations = state.observations
         try:
             exchange = await converse(self.client, messages, parse_action, schema=schema, schema_name="action",
-                                      correct=_correction, on_unusable=keep)
+                                      correct=_correction, on_unusable=keep, tools=self.tool, on_tool=ran)
         except EndpointFault as fault:
             # the calls before the fault reach the episode as malformed turns (take_unusable)
             raise PlayerFault(str(fault)) from fault

@@ -155,3 +155,17 @@ def extract_between(text: str, start: str, end: str) -> str | None:
         return None
     j = text.find(end, i + len(start))
     return text[i + len(start): j if j >= 0 else None].strip()
+
+
+def tool_note(calls: int, cpu_seconds: float, wall_seconds: float) -> str:
+    """What an LLM player with the Python tool (`--tools python`) is told about it."""
+    return f"""
+
+You may also call the function tool `run_python` with {{"code": Python source}} before you reply \
+with your action. Your code runs in a sandbox: no network, no files but its working folder, which \
+starts empty at every call but for observations.csv (one row per observation so far: the inputs, \
+then the outputs, in the task's units, headed by their names) and observations.json (the same \
+observations as a list of {{"inputs": {{name: number}}, "outputs": {{name: number}}}}). numpy, scipy \
+and sympy can be imported. Print what you want to read: the output (cut after a few kilobytes) \
+comes back to you. Code cannot run experiments; only your actions do. In this episode you may call \
+it {calls} times in all, with {cpu_seconds:g} CPU seconds and {wall_seconds:g} seconds of wall time in all."""

@@ -14,7 +14,7 @@ import abc
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..records import Action, Observation, Turn, Usage
+from ..records import Action, Observation, ToolCall, Turn, Usage
 
 #: How often, in one turn, a reply is sent back with its problems before the
 #: player is done: the runner's corrections of a malformed action (`reject`)
@@ -65,11 +65,18 @@ class PlayerGaveUp(RuntimeError):
 @dataclass
 class Unusable:
     """A reply a player got that held no usable action (an LLM's unparsable
-    answer), kept on the record as a turn marked malformed."""
+    answer), kept on the record as a turn marked malformed; or, with `tool`
+    set and no problem, a tool call the player made on its way to an action
+    (`--tools python`), kept as a tool turn."""
 
     reply: str
     problem: str
     usage: Usage
+    tool: Optional[ToolCall] = None
+
+    def turn(self, index: int) -> Turn:
+        """The record of it, as turn `index` of the episode."""
+        return Turn(index=index, malformed=self.problem or None, reply=self.reply, usage=self.usage, tool=self.tool)
 
 
 class Player(abc.ABC):

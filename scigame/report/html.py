@@ -91,6 +91,11 @@ def _turn_html(turn) -> str:
     parts = [f'<div class="turn"><b>Turn {turn.index}</b>']
     if turn.malformed:
         parts.append(f' <span class="bad">malformed: {_e(turn.malformed)}</span>')
+    if turn.tool is not None:
+        t = turn.tool
+        ended = f'<span class="bad">{_e(t.error)}</span>' if t.error else "ran to its end"
+        parts.append(f' tool call <code>{_e(t.name)}</code> ({t.cpu_seconds:.2f} CPU s, {t.wall_seconds:.2f} s): '
+                     f"{ended}<pre>{_e(t.code)}</pre><pre>{_e(t.output)}</pre>")
     if a is not None:
         hyps = "".join(f"<li>[{i}] confidence {h.confidence:.2f}: {_e(h.statement)}</li>"
                        for i, h in enumerate(a.hypotheses))

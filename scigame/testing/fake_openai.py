@@ -94,7 +94,8 @@ class Reply:
     - "422": HTTP 422 whose body holds only a FastAPI-style `detail` list.
 
     `tool_call` sends the content as the arguments of a function tool call
-    (content null); `usage=False` leaves `usage` out of the answer; `oddity`
+    (content null); `tool_calls` sends these calls instead, each
+    {"name": function, "arguments": text} (a model using offered tools); `usage=False` leaves `usage` out of the answer; `oddity`
     rewrites a JSON action in `content` (see `odd_content`).
     """
 
@@ -112,11 +113,16 @@ class Reply:
     tool_call: bool = False
     usage: bool = True
     oddity: Optional[str] = None
+    tool_calls: Optional[list] = None
     hostile: Optional[str] = None  # one of HOSTILE: the endpoint misbehaves (scigame/testing/hostile.py)
 
     def __post_init__(self) -> None:
         if self.hostile is not None and self.hostile not in HOSTILE:
             raise ValueError(f"unknown hostile behaviour {self.hostile!r}; expected one of {', '.join(HOSTILE)}")
+        for call in self.tool_calls or []:
+            if not (isinstance(call, dict) and isinstance(call.get("name"), str)
+                    and isinstance(call.get("arguments"), str)):
+                raise ValueError(f'a tool call is {{"name": text, "arguments": text}}, not {call!r}')
         if self.fault is not None and self.fault not in FAULTS:
             raise ValueError(f"unknown fault {self.fault!r}; expected one of {', '.join(FAULTS)}")
         if self.oddity is not None and self.oddity not in ODDITIES:
@@ -629,6 +635,10 @@ class FakeOpenAI:
             message = {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{
                 "id": f"call_{uuid.uuid4().hex[:16]}", "type": "function",
                 "function": {"name": "action", "arguments": content or ""}}]}
+        if reply.tool_calls:
+            message = {"role": "assistant", "content": content, "refusal": None, "tool_calls": [{
+                "id": f"call_{uuid.uuid4().hex[:16]}", "type": "function",
+                "function": {"name": c["name"], "arguments": c["arguments"]}} for c in reply.tool_calls]}
         model = request.get("model")
         body = {
             "id": f"chatcmpl-fake-{uuid.uuid4().hex[:24]}",
@@ -640,7 +650,8 @@ class FakeOpenAI:
                 "index": 0,
                 "message": message,
                 "logprobs": None,
-                "finish_reason": "tool_calls" if reply.tool_call and finish_reason == "stop" else finish_reason,
+                "finish_reason": ("tool_calls" if (reply.tool_call or reply.tool_calls) and finish_reason == "stop"
+                                  else finish_reason),
             }],
             "usage": {
                 "prompt_tokens": reply.prompt_tokens,

@@ -24,9 +24,10 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                         help="accept only `Authorization: Bearer KEY` (default: accept any key)")
     parser.add_argument("--script", metavar="REPLIES.json",
                         help="a JSON list of replies played in order (default: a fixed note for every request)")
-    parser.add_argument("--responder", choices=["echo", "scientist"], default="echo",
+    parser.add_argument("--responder", choices=["echo", "scientist", "coder"], default="echo",
                         help="without --script: `scientist` answers player turns with the built-in "
-                             "baseline and grades judge requests (a free dry run); `echo` (default) "
+                             "baseline and grades judge requests (a free dry run); `coder` is the "
+                             "scientist fitting with run_python (--tools python); `echo` (default) "
                              "answers a fixed note")
     parser.add_argument("--refuse-schema", choices=REFUSALS, default=None,
                         help="refuse every request asking for json_schema structured outputs: a "
@@ -43,9 +44,9 @@ def serve(argv: Optional[Sequence[str]] = None) -> int:
               f"({', '.join(LOOPBACK_HOSTS)}) are allowed here", file=sys.stderr)
         return EXIT_USAGE
     responder: Union[Responder, list[Reply]] = echo_responder
-    if args.responder == "scientist":
-        from .responders import scientist
-        responder = scientist
+    if args.responder in ("scientist", "coder"):
+        from .responders import RESPONDERS
+        responder = RESPONDERS[args.responder]
     if args.script:
         try:
             responder = load_script(args.script)

@@ -6,6 +6,13 @@ with a grade that quotes the transcript. With it, `scigame eval --player
 openai:fake-model --base-url ...` dry-runs a whole campaign for free:
 
     python -m scigame.testing.fake_openai --responder scientist
+
+`coder` is the scientist with the Python tool (`--tools python`): before it
+submits from observations, it calls `run_python` with code that fits a
+power law to every output by least squares on logarithms (exponents
+rounded to halves) and prints the fit; reading the result, it submits the
+fitted law when that reproduces every observation within 0.1 %, and the
+scientist's own answer otherwise.
 """
 
 from __future__ import annotations
@@ -79,4 +86,79 @@ def scientist(request: dict) -> Reply:
     return Reply(content='{"note": "fake-openai: not a scigame request"}')
 
 
-RESPONDERS = {"scientist": scientist}
+#: The code `coder` sends: a power law per output, fitted to observations.json.
+FIT_CODE = """\
+import json
+import numpy as np
+
+obs = json.load(open("observations.json"))
+names = list(obs[0]["inputs"])
+fit, worst = {}, 0.0
+for out in dict.fromkeys(k for o in obs for k in o["outputs"]):
+    rows = [o for o in obs if out in o["outputs"]]
+    X = np.array([[o["inputs"][n] for n in names] for o in rows], dtype=float)
+    y = np.array([o["outputs"][out] for o in rows], dtype=float)
+    if not (np.all(y > 0) or np.all(y < 0)):
+        fit = None
+        break
+    use = [j for j in range(len(names)) if np.all(X[:, j] > 0) and np.ptp(np.log(X[:, j])) > 1e-9]
+    A = np.column_stack([np.ones(len(y))] + [np.log(X[:, j]) for j in use])
+    coef = np.linalg.lstsq(A, np.log(np.abs(y)), rcond=None)[0]
+    powers = [(j, round(2 * c) / 2) for j, c in zip(use, coef[1:]) if round(2 * c) != 0]
+    rest = np.log(np.abs(y)) - sum(p * np.log(X[:, j]) for j, p in powers)
+    c = float(np.sign(y[0]) * np.exp(np.mean(rest)))
+    predicted = c * np.prod([X[:, j] ** p for j, p in powers], axis=0) if powers else np.full(len(y), c)
+    worst = max(worst, float(np.max(np.abs(predicted - y) / np.abs(y))))
+    terms = [{"op": "pow", "args": [{"var": names[j]}, p]} for j, p in powers]
+    fit[out] = {"op": "mul", "args": [c, *terms]} if terms else c
+print(json.dumps({"predictor": fit, "max_relative_error": worst}))
+"""
+
+
+def _tool_results(request: dict) -> list[str]:
+    """The `tool` messages after the latest state message."""
+    found: list[str] = []
+    for m in request.get("messages", []):
+        content = m.get("content")
+        if m.get("role") == "user" and isinstance(content, str) and STATE_OPEN in content:
+            found = []
+        elif m.get("role") == "tool" and isinstance(content, str):
+            found.append(content)
+    return found
+
+
+def _fitted(results: list[str]):
+    """The predictor the fit printed, if it reproduces the observations within 0.1 %."""
+    for line in reversed(results[-1].splitlines() if results else []):
+        if line.startswith("{"):
+            try:
+                fit = json.loads(line)
+            except json.JSONDecodeError:
+                return None
+            good = fit.get("predictor") and fit.get("max_relative_error", 1.0) <= 1e-3
+            return fit["predictor"] if good else None
+    return None
+
+
+def coder(request: dict) -> Reply:
+    """The scientist, fitting with `run_python` before it submits (see the module doc)."""
+    state = extract_between(_last_user(request, STATE_OPEN), STATE_OPEN, STATE_CLOSE)
+    if state is None or not request.get("tools"):
+        return scientist(request)
+    doc = json.loads(state)
+    reply = _player_reply(doc)
+    action = json.loads(reply.content)
+    if action.get("submission") is None or not doc.get("observations"):
+        return reply
+    results = _tool_results(request)
+    if not results:
+        return Reply(tool_calls=[{"name": "run_python", "arguments": json.dumps({"code": FIT_CODE})}],
+                     prompt_tokens=reply.prompt_tokens, completion_tokens=400, cached_tokens=reply.cached_tokens)
+    predictor = _fitted(results)
+    if predictor is not None:
+        action["submission"]["predictor"] = predictor
+    return Reply(content=json.dumps(action), prompt_tokens=reply.prompt_tokens + 200,
+                 completion_tokens=reply.completion_tokens, cached_tokens=reply.cached_tokens)
+
+
+RESPONDERS = {"scientist": scientist, "coder": coder}
