@@ -40,7 +40,7 @@ def _points(card, n: int, seed: int = 1) -> dict[str, np.ndarray]:
 
 def _numpy_rhs(card, world: str, point: dict[str, float]):
     """The system's right-hand side as numpy code on the card's SI trees (the law inlined)."""
-    from scigame.compiler.build_system import evaluate_tree
+    from scigame.compiler.system_law import evaluate_tree
     from scigame.compiler.system_emit import inline_calls
     spec = card.data.system
     w = spec.worlds[world]

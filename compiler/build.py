@@ -217,9 +217,10 @@ def _columns(points: dict) -> dict[str, list[float]]:
 
 
 def _exact_outputs(card: CheckedCard, points: dict) -> dict[str, dict[str, list[float]]]:
-    """Each world's exact outputs at `points` (the reference evaluator)."""
+    """Each world's exact outputs at `points` (the reference evaluator, or a system's integrator)."""
     import numpy as np
-    return {env.name: _columns({k: np.asarray(v) for k, v in env.evaluate(card, points).items()})
+    from .evaluation import evaluate_world
+    return {env.name: _columns({k: np.asarray(v) for k, v in evaluate_world(card, env, points).items()})
             for env in (card.original, card.counterfactual)}
 
 

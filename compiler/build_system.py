@@ -4,17 +4,14 @@ the law's hidden evaluation set, its tolerance, and the system's part of the
 public view.
 
 A law of named arguments declares no unit: its value is in the SI unit of
-its dimension (`SystemSpec.law_unit`), and its tolerance is the finest
-relative tolerance of the card's outputs, with an absolute part of
-`LAW_ABS_FACTOR` times that times the median |law| over the hidden set
-(so it matters only where the law comes near zero).
+its dimension (`SystemSpec.law_unit`), and its tolerance is
+system_law.law_tolerance's (computed by system_emit.system_spec).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from .artifact import LawEvaluationSet, SystemSpec
+from .system_law import law_points, law_values
 
 
 def declared_law_tree(spec: SystemSpec, world: str):
@@ -31,57 +28,6 @@ def declared_law_tree(spec: SystemSpec, world: str):
         return t
 
     return walk(spec.worlds[world].law)
-
-
-def law_points(card_or_args, size: int, seed: int) -> dict[str, np.ndarray]:
-    """`size` points of the law's arguments, uniform (log-uniform on `log`
-    domains) in their domains, declared units."""
-    from .sampling import from_unit
-    args = card_or_args
-    rng = np.random.default_rng(seed)
-    u = rng.random((size, len(args)))
-    return {a.name: from_unit(_Domain(a), u[:, i]) for i, a in enumerate(args)}
-
-
-class _Domain:
-    """An argument (InputSpec or ArgumentModel) as sampling's input model."""
-
-    def __init__(self, a) -> None:
-        d = getattr(a, "domain", None)
-        self.kind = d.kind if d is not None else a.kind
-        self.lo = d.lo if d is not None else a.lo
-        self.hi = d.hi if d is not None else a.hi
-        self.values = tuple(d.values) if d is not None else a.values
-
-
-def law_values(spec_args, law_si, points: dict[str, np.ndarray]) -> np.ndarray:
-    """The SI law tree at points given in declared units."""
-    values = {f"arg:{a.name}": np.asarray(points[a.name], dtype=float) * a.si_factor for a in spec_args}
-    with np.errstate(all="ignore"):
-        return np.broadcast_to(np.asarray(evaluate_tree(law_si, values), dtype=float),
-                               np.shape(next(iter(values.values())))).copy()
-
-
-def evaluate_tree(tree, values: dict):
-    """An SI tree on arrays (the predictor language's numpy meanings; NaN or
-    inf where an op leaves its domain)."""
-    from .predictor_ops import OP_TABLE
-    if isinstance(tree, (int, float)):
-        return float(tree)
-    if "var" in tree:
-        return values[tree["var"]]
-    return OP_TABLE[tree["op"]].numpy(*(evaluate_tree(a, values) for a in tree["args"]))
-
-
-def law_tolerance(card, args, law_si) -> tuple[float, float]:
-    """(abs, rel) tolerance of the law (see the module docstring)."""
-    from .system_emit import LAW_ABS_FACTOR
-    rels = [o.tol_rel for o in card.outputs if o.tol_rel > 0]
-    rel = min(rels) if rels else 0.01
-    v = np.abs(law_values(args, law_si, law_points(args, card.evaluation_size, card.evaluation_seed)))
-    v = v[np.isfinite(v) & (v > 0)]
-    scale = float(np.median(v)) if len(v) else 1.0
-    return LAW_ABS_FACTOR * rel * scale, rel
 
 
 def law_evaluation(card, spec: SystemSpec) -> LawEvaluationSet:

@@ -13,12 +13,11 @@ from __future__ import annotations
 import math
 import pathlib
 import re
-from dataclasses import dataclass
 from typing import Optional
 
 from . import ast as A
 from .assemble import checked_card
-from .checkutil import first_suggestion, names, outside_domain, suggest, walk
+from .checkutil import Symbol, first_suggestion, names, outside_domain, suggest, walk
 from .counterfactual import counterfactual_environment
 from .counterfactual_checks import CounterfactualChecks
 from .system_check import SystemChecks, SystemTyper
@@ -63,20 +62,10 @@ def reserved_kind(name: str) -> Optional[str]:
     return None
 
 
-@dataclass
-
-class _Symbol:
-    name: str
-    kind: str  # input output param let
-    span: Span
-    node: object
-    dim: Optional[Dim] = None
-
-
 class _Checker(CounterfactualChecks, SystemChecks):
     def __init__(self, card: A.Card, source: SourceText, report: Reporter):
         self.card, self.source, self.report = card, source, report
-        self.symbols: dict[str, _Symbol] = {}
+        self.symbols: dict[str, Symbol] = {}
         self.units: dict[A.UnitRef, Optional[Unit]] = {}
         self.inputs: list[A.Input] = []
         self.outputs: list[A.Output] = []
@@ -210,7 +199,7 @@ class _Checker(CounterfactualChecks, SystemChecks):
             first = self.symbols[name]
             self.report.duplicate(span, name, first.span, first.kind)
             return False
-        self.symbols[name] = _Symbol(name, kind, span, node)
+        self.symbols[name] = Symbol(name, kind, span, node)
         return True
 
     def check_metadata(self) -> None:
@@ -448,7 +437,7 @@ class _Checker(CounterfactualChecks, SystemChecks):
         text = f"{format_expr(w.left)} {w.op} {format_expr(w.right)}"
         return ConstraintModel(left, w.op, right, w.reason, text, w.span)
 
-    def report_stray_law(self, law: A.Law, sym: Optional[_Symbol], report: Reporter) -> None:
+    def report_stray_law(self, law: A.Law, sym: Optional[Symbol], report: Reporter) -> None:
         outputs = [s.name for s in self.symbols.values() if s.kind == "output"]
         report.stray_law(law.name_span, law.name, None if sym is None else sym.kind,
                          suggest(law.name, outputs) if sym is None else [])

@@ -5,10 +5,23 @@ domain reads back in a message's detail."""
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
 from . import ast as A
 from .model import transitive
+from .source import Span
+from .units import Dim
+
+
+@dataclass
+class Symbol:
+    """A name the card declares: its kind, where, its node, and its dimension once typed."""
+    name: str
+    kind: str  # input output param let (a system's: state system_let)
+    span: Span
+    node: object
+    dim: Optional[Dim] = None
 
 
 def suggest(name: str, options: Iterable[str]) -> list[str]:

@@ -244,10 +244,11 @@ class Environment:
     def evaluate(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
         """Outputs in their declared units for inputs in their declared units
         (the reference evaluator; NaN/inf where a law is undefined). A system
-        is integrated by its compiled kernel (compiler/system_run.py)."""
+        world is integrated by its compiled kernel, which lies above this
+        module: callers that may see one call compiler/evaluation.evaluate_world."""
         if self.system is not None:
-            from .system_run import evaluate_system
-            return evaluate_system(card, self, inputs)
+            raise TypeError(f"world {self.name!r} of {card.name!r} is a system: "
+                            "evaluate it with compiler.evaluation.evaluate_world")
         values: dict[str, object] = {}
         shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs)) if card.inputs else ()
         with np.errstate(all="ignore"):

@@ -6,45 +6,18 @@ card's Fixed budget (W320). They use the reference evaluator of the typed model.
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 
 from .diagnostics import Reporter
+from .evaluation import evaluate_world
 from .model import CheckedCard
 from .limits import MAX_DEPTH, tree_depth
 from .trees import FoldError, expr_tree, law_tree
 from .semantics import scaled_errors
-from .sampling import SamplingError, constraint_mask, evaluation_set, fixed_design, from_unit, holds
-
-#: Random probe points per card, on top of the evaluation set and the corners.
-_PROBES = 2048
-#: The same for a system card, whose every point is an integration.
-_SYSTEM_PROBES = 256
-
-
-def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
-    """An explicit Fixed design's points first, the evaluation set, every
-    corner of the domain box, and random points. (A generated design is
-    drawn from the domain like the random probes; drawing it would import
-    scipy's Sobol engine into every lint.)"""
-    ev = evaluation_set(card, defined_only=False)
-    design = fixed_design(card) if card.design_method is None else {}
-    corner_values = []
-    for s in card.inputs:
-        corner_values.append(s.values if s.kind == "set" else
-                             (float(math.ceil(s.lo)), float(math.floor(s.hi))) if s.kind == "integer"
-                             else (s.lo, s.hi))
-    corners = list(itertools.islice(itertools.product(*corner_values), 4096))
-    rng = np.random.default_rng(12345)
-    out = {}
-    for i, s in enumerate(card.inputs):
-        rnd = from_unit(s, rng.random(_PROBES if card.system is None else _SYSTEM_PROBES))
-        first = np.asarray(design.get(s.name, []), dtype=float) if design else np.empty(0)
-        out[s.name] = np.concatenate([first, ev[s.name], [c[i] for c in corners], rnd]).astype(float)
-    mask = constraint_mask(card, out)
-    return {k: v[mask] for k, v in out.items()}
+from .probes import point_text, probe_points
+from .sampling import SamplingError, evaluation_set, fixed_design, from_unit, holds
 
 
 def tree_checks(card: CheckedCard, report: Reporter) -> None:
@@ -84,24 +57,46 @@ def _most_restrictive(card: CheckedCard):
     return card.constraints[min(rates)[1]].span
 
 
-def _point_text(card: CheckedCard, points, i: int) -> str:
-    return ", ".join(f"{s.name}={points[s.name][i]:g}" for s in card.inputs)
-
-
 def numeric_checks(card: CheckedCard, report: Reporter) -> None:
     """Report E700/E701 for a card that passed the static checks."""
     if card.system is not None:
         from .system_lint import system_numeric_checks
         return system_numeric_checks(card, report)
     try:
-        probes = _probe_points(card)
+        probes = probe_points(card)
     except SamplingError as exc:
         report.constraints_exclude_domain(_most_restrictive(card), str(exc))
         return
+    if not _laws_defined(card, probes, report):
+        return
+    _explicit_design_defined(card, report)
+    try:
+        ev = evaluation_set(card)
+    except SamplingError as exc:  # both worlds have a value almost nowhere together
+        report.constraints_exclude_domain(card.counterfactual_span, str(exc), where=True)
+        return
+    orig = evaluate_world(card, card.original, ev)
+    cf = evaluate_world(card, card.counterfactual, ev)
+    passing = []
+    for truth, guess, played, law in ((cf, orig, "counterfactual", "original"),
+                                      (orig, cf, "original", "counterfactual")):
+        worst = max(_max_error(card, truth, guess))
+        if worst <= 1.0:
+            passing.append((law, played, worst))
+    if passing:
+        report.indistinguishable(card.counterfactual_span, card.counterfactual_label, passing,
+                                 card.evaluation_size)
+    elif any(o.noise_rel is not None for o in card.outputs):
+        _noise_check(card, report)
+
+
+def _laws_defined(card: CheckedCard, probes: dict[str, np.ndarray], report: Reporter) -> bool:
+    """Report each law without a value at a probe where it should have one,
+    and each `where` that holds at no probe; True when neither happens."""
     defined = True
     reported: set = set()
     for env in (card.original, card.counterfactual):
-        values = env.evaluate(card, probes)
+        values = evaluate_world(card, env, probes)
         declared = env.defined(card, probes)
         for out in card.outputs:
             v = values[out.name]
@@ -127,29 +122,9 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                 related = [(m.span, f"`{m.target}` is replaced here") for m in card.mutations
                            if m.kind == "let" and env.name == "counterfactual"
                            and span == card.law_spans[("original", out.name)]]
-                report.undefined_law(span, out.name, env.name, not np.isnan(v[i]), _point_text(card, probes, i), related,
+                report.undefined_law(span, out.name, env.name, not np.isnan(v[i]), point_text(card, probes, i), related,
                                      declared=holds_here is not None)
-    if not defined:
-        return
-    _explicit_design_defined(card, report)
-    try:
-        ev = evaluation_set(card)
-    except SamplingError as exc:  # both worlds have a value almost nowhere together
-        report.constraints_exclude_domain(card.counterfactual_span, str(exc), where=True)
-        return
-    orig = card.original.evaluate(card, ev)
-    cf = card.counterfactual.evaluate(card, ev)
-    passing = []
-    for truth, guess, played, law in ((cf, orig, "counterfactual", "original"),
-                                      (orig, cf, "original", "counterfactual")):
-        worst = max(_max_error(card, truth, guess))
-        if worst <= 1.0:
-            passing.append((law, played, worst))
-    if passing:
-        report.indistinguishable(card.counterfactual_span, card.counterfactual_label, passing,
-                                 card.evaluation_size)
-    elif any(o.noise_rel is not None for o in card.outputs):
-        _noise_check(card, report)
+    return defined
 
 
 def _explicit_design_defined(card: CheckedCard, report: Reporter) -> None:
@@ -180,8 +155,8 @@ def noise_separation(card: CheckedCard, points: dict[str, np.ndarray]) -> float:
     ((g_o - g_cf) / sd)^2), with sd = abs + rel·max(|g_o|, |g_cf|). The
     likelihood-ratio test between the two worlds has exactly this power
     (an exact output counts as infinitely separated where the worlds differ)."""
-    orig = card.original.evaluate(card, points)
-    cf = card.counterfactual.evaluate(card, points)
+    orig = evaluate_world(card, card.original, points)
+    cf = evaluate_world(card, card.counterfactual, points)
     total = 0.0
     for out in card.outputs:
         diff = np.abs(orig[out.name] - cf[out.name])

@@ -12,6 +12,8 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from .domain import from_unit
+from .evaluation import evaluate_world
 from .model import CheckedCard, ConstraintModel, InputModel, evaluate
 from .limits import widened_bounds
 from .semantics import COMPARISONS
@@ -19,19 +21,6 @@ from .semantics import COMPARISONS
 
 class SamplingError(ValueError):
     """The constraints (and the laws' `where`) leave (almost) nothing of the domain."""
-
-
-def from_unit(spec: InputModel, u: np.ndarray) -> np.ndarray:
-    """Map uniform numbers in [0, 1) to an input's domain (declared units)."""
-    if spec.kind == "range":
-        return spec.lo + u * (spec.hi - spec.lo)
-    if spec.kind == "log":
-        return np.exp(math.log(spec.lo) + u * (math.log(spec.hi) - math.log(spec.lo)))
-    if spec.kind == "integer":
-        lo, hi = math.ceil(spec.lo), math.floor(spec.hi)
-        return np.minimum(lo + np.floor(u * (hi - lo + 1)), hi).astype(float)
-    values = np.asarray(spec.values, dtype=float)
-    return values[np.minimum((u * len(values)).astype(int), len(values) - 1)]
 
 
 def constraint_mask(card: CheckedCard, points: dict[str, np.ndarray]) -> np.ndarray:
@@ -133,7 +122,7 @@ def ood_set(card: CheckedCard) -> Optional[dict[str, np.ndarray]]:
     def defined(points: dict[str, np.ndarray]) -> np.ndarray:
         ok = np.ones(len(next(iter(points.values()))), dtype=bool) if declared is None else declared(points)
         for env in (card.original, card.counterfactual):
-            for values in env.evaluate(card, points).values():
+            for values in evaluate_world(card, env, points).values():
                 ok &= np.isfinite(np.broadcast_to(values, ok.shape))
         return ok
 

@@ -20,6 +20,7 @@ from typing import Optional
 import numpy as np
 
 from .diagnostics import Reporter
+from .evaluation import evaluate_world
 from .model import CheckedCard
 from .sampling import evaluation_set
 
@@ -50,8 +51,8 @@ class Ratio:
 def world_ratios(card: CheckedCard, points: Optional[dict] = None) -> list[Ratio]:
     """One `Ratio` per output (NaN ratios where no point is comparable)."""
     ev = evaluation_set(card) if points is None else points
-    orig = card.original.evaluate(card, ev)
-    cf = card.counterfactual.evaluate(card, ev)
+    orig = evaluate_world(card, card.original, ev)
+    cf = evaluate_world(card, card.counterfactual, ev)
     out = []
     for spec in card.outputs:
         a, b = np.abs(orig[spec.name]), np.abs(cf[spec.name])
@@ -114,8 +115,8 @@ def _hints(card: CheckedCard, ev: dict, output: str) -> list[str]:
 
 def _driving_input(card: CheckedCard, ev: dict, output: str) -> Optional[str]:
     """The input whose logarithm correlates most with the log ratio."""
-    orig = card.original.evaluate(card, ev)[output]
-    cf = card.counterfactual.evaluate(card, ev)[output]
+    orig = evaluate_world(card, card.original, ev)[output]
+    cf = evaluate_world(card, card.counterfactual, ev)[output]
     with np.errstate(all="ignore"):
         q = np.log(np.abs(cf) / np.abs(orig))
     best, name = 0.0, None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 
 from . import ast as A
-from .checkutil import names, outside_domain, suggest
+from .checkutil import Symbol, names, outside_domain, suggest
 from .model import TConst, TRef, evaluate
 from .system_model import ArgumentModel, StateModel, SystemInfo, SystemWorld, TLawCall, system_nodes
 from .typer import EnvState, Typer, let_order
@@ -131,8 +131,7 @@ class SystemChecks:
                 if first is not None:
                     self.report.duplicate(item.name_span, item.name, first.span, first.kind.replace("_", " "))
                     continue
-                from .checker import _Symbol
-                self.system_symbols[item.name] = _Symbol(item.name, kind, item.name_span, item)
+                self.system_symbols[item.name] = Symbol(item.name, kind, item.name_span, item)
                 (self.states if kind == "state" else self.system_lets)[item.name] = item
             elif isinstance(item, A.Rate):
                 if item.name in self.rates:

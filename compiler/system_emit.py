@@ -23,7 +23,7 @@ the coefficients scipy's `solve_ivp` uses) and its step-size control:
 The same emitter writes the kernel that simulates a player's submitted law
 (scigame/system_score.py): the law is a tree like any other. Nothing a card
 author wrote reaches the source as code: variables become `a0, s0, l0, v0`,
-numbers go through `emit._literal`.
+numbers go through `kernel._literal`.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ from typing import Optional
 import numpy as np
 
 from .artifact import InputSpec, DomainSpec, StateSpec, SystemSpec, SystemWorldSpec
-from .emit import CodeWriter, _literal
+from .kernel import CodeWriter, _literal
 from .functions import FUNCTIONS
 from .model import TBinary, TCall, TConst, TRef, TUnary
+from .system_law import law_tolerance
 
 #: The integrator's relative accuracy is this fraction of the finest output tolerance.
 RTOL_FACTOR = 1e-10
@@ -45,9 +46,6 @@ RTOL_MIN, RTOL_MAX = 1e-13, 1e-10
 ATOL_FACTOR = 1e-6
 #: Steps (accepted or rejected) one point may take.
 MAX_STEPS = 100_000
-#: Law tolerance (see docs/language.md): the finest output rel tolerance, and this
-#: fraction of it times the median |law| as the absolute part.
-LAW_ABS_FACTOR = 1e-3
 
 
 # ---- typed expressions to SI trees ---------------------------------------------
@@ -76,7 +74,6 @@ def si_tree(e, env, lets: dict) -> object:
 
 def system_spec(card) -> SystemSpec:
     """What the integrator and the runtime need about a checked system card."""
-    from .build_system import law_tolerance
     from .units import dimension_vector, format_si_unit, is_angle
     info = card.system
     outputs = {o.name: o for o in card.outputs}

@@ -17,10 +17,11 @@ from .semantics import scaled_errors
 
 
 def system_numeric_checks(card, report: Reporter) -> None:
-    from .build_system import law_points, law_values
-    from .numeric import _point_text, _probe_points
+    from .evaluation import evaluate_world
+    from .probes import point_text, probe_points
     from .sampling import SamplingError, evaluation_set
     from .system_emit import system_spec
+    from .system_law import law_points, law_values
     spec = system_spec(card)
     pts = law_points(spec.arguments, 2048, 12345)
     defined = True
@@ -35,19 +36,19 @@ def system_numeric_checks(card, report: Reporter) -> None:
     if not defined:
         return
     try:
-        probes = _probe_points(card)
+        probes = probe_points(card)
     except SamplingError:
         return
     for env in (card.original, card.counterfactual):
-        values = env.evaluate(card, probes)
+        values = evaluate_world(card, env, probes)
         bad = ~np.all([np.isfinite(v) for v in values.values()], axis=0)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            report.unintegrable(card.system.span, env.name, f"{bad.mean():.1%}", _point_text(card, probes, i),
+            report.unintegrable(card.system.span, env.name, f"{bad.mean():.1%}", point_text(card, probes, i),
                                 spec.max_steps)
     ev = evaluation_set(card)
-    orig = card.original.evaluate(card, ev)
-    cf = card.counterfactual.evaluate(card, ev)
+    orig = evaluate_world(card, card.original, ev)
+    cf = evaluate_world(card, card.counterfactual, ev)
     both = np.all([np.isfinite(v) for v in list(orig.values()) + list(cf.values())], axis=0)
     passing = []
     for truth, guess, played, law in ((cf, orig, "counterfactual", "original"),

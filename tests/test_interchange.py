@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from scigame.cli import main
 from scigame.compiler import check_file, check_source
+from scigame.compiler.evaluation import evaluate_world
 from scigame.compiler.sampling import evaluation_set, fixed_design
 from scigame.interchange import card_schema
 
@@ -48,7 +49,7 @@ def test_round_trip(path, tmp_path):
             np.testing.assert_array_equal(pa[k], pb[k])
     points = evaluation_set(a)
     for env in ("original", "counterfactual"):
-        ya, yb = a.environment(env).evaluate(a, points), b.environment(env).evaluate(b, points)
+        ya, yb = evaluate_world(a, a.environment(env), points), evaluate_world(b, b.environment(env), points)
         for k in ya:
             np.testing.assert_array_equal(ya[k], yb[k])
     assert (a.interpolate, a.threshold, a.max_steps, a.mutations and len(a.mutations)) == \

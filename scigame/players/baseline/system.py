@@ -90,7 +90,7 @@ class SystemModel:
     def arguments_at_start(self, points: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The law's arguments (declared units) at time 0, from the first
         call of the law in the rates."""
-        from ...compiler.build_system import evaluate_tree
+        from ...compiler.system_law import evaluate_tree
         values = {f"in:{n}": np.asarray(points[n], dtype=float) * f for n, f in self.inputs}
         values["time"] = 0.0
         for s, t in zip(self.spec.states, self.world.initial):
