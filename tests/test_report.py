@@ -328,9 +328,13 @@ def test_html_drill_down_shows_laws_outcomes_and_transcripts(page, runs):
     text = page.read_text("utf-8")
     start = text.index('id="card-gravitation"')
     card = text[start:text.index('id="card-pendulum"')]
-    # the law in both worlds, as MathML, with the card's own text
+    # the law in both worlds as the card writes it (its law line, and the counterfactual's mutations)
     assert card.count("<td>original</td>") == 1 and card.count("<td>counterfactual</td>") == 1
-    assert card.count('<math class="formula"') >= 2
+    source = (REPO / "cards/historical/gravitation.sci").read_text()
+    law = next(ln.strip() for ln in source.splitlines() if ln.strip().startswith("law "))
+    assert card.count(f'<code class="law">{law}</code>') == 1
+    assert f'<code class="law">{law}\nset n = 3\nrebalance G at r = 5 [m]</code>' in card
+    assert card.count('<math class="formula"') >= 2  # the submissions, as MathML
     # every episode of the card, both players: 2 worlds x 4 protocol cells x 2 reps x 2 players
     assert card.count('<details class="episode">') == 32
     # transcripts: hypotheses, experiments with forecasts against observations, the submitted formula
@@ -402,14 +406,30 @@ def test_report_renders_in_headless_chromium(page):
         widths = b.evaluate(s, "[...document.querySelectorAll('figure.figure svg')]"
                                ".map(e => Math.round(e.getBoundingClientRect().width))")
         assert len(widths) >= 5 and min(widths) > 300, widths
+        # at 1,400 px nothing scrolls sideways: not the page, not a table
+        page_width = b.evaluate(s, "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert page_width[0] <= page_width[1] <= 1400, page_width
+        wide = b.evaluate(s, "[...document.querySelectorAll('table')].filter(t => t.getBoundingClientRect().right"
+                             " > document.documentElement.clientWidth + 0.5 || t.parentElement.scrollWidth >"
+                             " t.parentElement.clientWidth + 0.5).map(t => t.id || t.className)")
+        assert wide == [], wide
+        # every figure and every report table is captioned, the caption above it
+        captions = b.evaluate(s, """[...document.querySelectorAll('figure')].map(f => {
+            const c = f.querySelector('figcaption'), g = f.querySelector('svg');
+            return c !== null && c.textContent.trim().length > 0 && f.firstElementChild === c
+                && c.getBoundingClientRect().bottom <= g.getBoundingClientRect().top; })""")
+        assert len(captions) >= 5 and all(captions), captions
+        tables = b.evaluate(s, """[...document.querySelectorAll('#tables table')].map(t => {
+            const c = t.querySelector('caption');
+            return c !== null && c.getBoundingClientRect().bottom <= t.tHead.getBoundingClientRect().top + 0.5; })""")
+        assert tables and all(tables), tables
         b.screenshot(s, out / "report.png")
         # open a card and one of its Adaptive episodes: the formulas render as MathML boxes
         heights = b.evaluate(s, """(() => {
             const card = document.querySelector('#card-gravitation'); card.open = true;
             const ep = [...card.querySelectorAll('details.episode')].find(d => d.textContent.includes('adaptive'));
             ep.open = true; ep.scrollIntoView();
-            return [...ep.querySelectorAll('math')].concat([...card.querySelectorAll('table.law math')])
-                .map(m => m.getBoundingClientRect().height); })()""")
+            return [...ep.querySelectorAll('math')].map(m => m.getBoundingClientRect().height); })()""")
         assert heights and min(heights) > 5, heights
         b.evaluate(s, "document.querySelector('#card-gravitation').scrollIntoView()")
         b.screenshot(s, out / "report-card.png")

@@ -5,13 +5,14 @@ it shows is what it does (issue #27).
   order. A line `EXPR  # SHOWN` whose comment parses as a Python expression
   is checked: `repr(EXPR)` must equal SHOWN (for `print(...)`, what it
   prints). A comment that is prose ("# True when ...") is not compared.
-- A shell block (```bash, or any fence whose first line starts with `$ `)
+- A shell block (```bash, or an unlabelled fence that starts with `$ `,
+  `scigame ` or `python `)
   runs its `$ ` commands in bash, one after another; the lines under a
   command are its expected output (stdout and stderr together). `...` on a
   line of its own stands for any lines, and inside a line for any text.
   A ```bash block without `$ ` lines runs whole and must exit 0.
-- Blocks run in a scratch folder holding `cards/` and `examples/` of this
-  checkout; `/tmp/` in a snippet means a `tmp/` folder inside it.
+- Blocks run in a scratch folder holding copies of `cards/` and
+  `examples/` of this checkout; `/tmp/` in a snippet means a `tmp/` folder inside it.
 - `<!-- snippet: skip REASON -->` on the line before a fence leaves the
   block out (a real API key, a cluster, a long run); `<!-- snippet: before
   COMMAND -->` runs COMMAND first (a file the prose describes but does not
@@ -37,6 +38,8 @@ DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
 _MARK = re.compile(r"<!--\s*snippet:\s*(skip|before)\s+(.*?)\s*-->")
 SHELL = ("bash", "sh", "console", "shell")
+#: An unlabelled fence is a shell snippet when it starts with a prompt or a command.
+_COMMAND = re.compile(r"(\$ |scigame |python )")
 
 
 @dataclass
@@ -60,7 +63,7 @@ def snippets(path: Path) -> list[Snippet]:
     for m in _FENCE.finditer(text):
         lang, body = m.group(1), m.group(2)
         kind = "python" if lang == "python" else (
-            "shell" if lang in SHELL or (not lang and body.lstrip().startswith("$ ")) else None)
+            "shell" if lang in SHELL or (not lang and _COMMAND.match(body.lstrip())) else None)
         if kind is None:
             continue
         line = text.count("\n", 0, m.start()) + 1
@@ -77,8 +80,9 @@ def snippets(path: Path) -> list[Snippet]:
 
 
 def _sandbox(tmp_path: Path) -> Path:
-    for name in ("cards", "examples"):
-        (tmp_path / name).symlink_to(REPO / name)
+    import shutil
+    for name in ("cards", "examples"):  # copies: a snippet may write beside them (scigame new)
+        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "tmp").mkdir()
     return tmp_path
 
