@@ -17,6 +17,11 @@ it shows is what it does (issue #27).
   block out (a real API key, a cluster, a long run); `<!-- snippet: before
   COMMAND -->` runs COMMAND first (a file the prose describes but does not
   show). Both are kept rare: `test_skips_are_few` counts them.
+- `<!-- snippet: fake-server PORT -->` marks a block that starts the fake
+  OpenAI server (`python -m scigame.testing.fake_openai --responder
+  scientist --port PORT`): the test serves it in-process instead, on a free
+  port that stands for PORT in the document's later blocks, and checks the
+  block's lines against what the command-line server prints.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.S | re.M)
-_MARK = re.compile(r"<!--\s*snippet:\s*(skip|before)\s+(.*?)\s*-->")
+_MARK = re.compile(r"<!--\s*snippet:\s*(skip|before|fake-server)\s+(.*?)\s*-->")
 SHELL = ("bash", "sh", "console", "shell")
 #: An unlabelled fence is a shell snippet when it starts with a prompt or a command.
 _COMMAND = re.compile(r"(\$ |scigame |python )")
@@ -50,6 +55,7 @@ class Snippet:
     body: str
     skip: str | None = None
     before: list[str] = field(default_factory=list)
+    fake_server: int | None = None  # the port the block's server listens on in the document
 
     @property
     def where(self) -> str:
@@ -73,6 +79,8 @@ def snippets(path: Path) -> list[Snippet]:
             for what, arg in _MARK.findall(ln):
                 if what == "skip":
                     s.skip = arg
+                elif what == "fake-server":
+                    s.fake_server = int(arg)
                 else:
                     s.before.append(arg)
         out.append(s)
@@ -94,7 +102,13 @@ def _env(box: Path) -> dict:
     return env
 
 
+#: the fake server's port as a document writes it -> the port it really has in the test
+PORTS: dict[int, int] = {}
+
+
 def _localise(text: str, box: Path) -> str:
+    for written, real in PORTS.items():
+        text = text.replace(f"127.0.0.1:{written}/", f"127.0.0.1:{real}/")
     return re.sub(r"(?<![\w/.])/tmp/", f"{box}/tmp/", text)
 
 
@@ -196,15 +210,34 @@ def test_document_snippets(path, tmp_path, monkeypatch):
     monkeypatch.setenv("SCIGAME_CACHE", str(box / ".cache"))
     namespace = {"__name__": "__snippet__", "__box__": str(box)}
     ran = 0
-    for s in mine:
-        if s.skip:
-            continue
-        for cmd in s.before:
-            done = _bash(cmd, box)
-            assert done.returncode == 0, f"{s.where}: before `{cmd}`: {done.stdout}{done.stderr}"
-        run_python(s, namespace) if s.kind == "python" else run_shell(s, box)
-        ran += 1
+    with contextlib.ExitStack() as stack:
+        stack.callback(PORTS.clear)
+        for s in mine:
+            if not s.skip:
+                _run(s, box, namespace, stack)
+                ran += 1
     assert ran, f"{path.name}: every snippet is skipped"
+
+
+def _fake_server(s: Snippet, stack: contextlib.ExitStack) -> None:
+    """Serve the fake OpenAI server the block starts, and check what the block shows it print."""
+    from scigame.testing.fake_openai import FakeOpenAI
+    from scigame.testing.responders import scientist
+    ((cmd, shown),) = _commands(s.body)
+    assert f"--responder scientist --port {s.fake_server}" in cmd, s.where
+    server = stack.enter_context(FakeOpenAI(scientist, api_key=None))
+    PORTS[s.fake_server] = server.port
+    assert shown.splitlines()[0] == f"http://127.0.0.1:{s.fake_server}/v1", s.where
+
+
+def _run(s: Snippet, box: Path, namespace: dict, stack: contextlib.ExitStack) -> None:
+    if s.fake_server:
+        _fake_server(s, stack)
+        return
+    for cmd in s.before:
+        done = _bash(cmd, box)
+        assert done.returncode == 0, f"{s.where}: before `{cmd}`: {done.stdout}{done.stderr}"
+    run_python(s, namespace) if s.kind == "python" else run_shell(s, box)
 
 
 def test_skips_are_few():

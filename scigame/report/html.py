@@ -29,7 +29,7 @@ h1{font-size:1.6rem}h2{border-bottom:1px solid #ccd;padding-bottom:.2rem;margin-
 table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0;max-width:100%}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.2rem 0;font-size:.9rem}
 caption .fixed{display:block;font-weight:400;color:#556}
-th,td{border:1px solid #d4d7dd;padding:.15rem .35rem;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid #d4d7dd;padding:.15rem .35rem;vertical-align:top}
 th{background:#eef1f5;position:sticky;top:0;font-weight:600}
 td.n{text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
 td.n .v,td.n .ci{white-space:nowrap}td.n .ci{color:#556}
