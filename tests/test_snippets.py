@@ -147,19 +147,26 @@ def _commands(body: str) -> list[tuple[str, str]]:
 
 
 def _bash(cmd: str, box: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run(["bash", "-c", _localise(cmd, box)], cwd=box, env=_env(box), capture_output=True,
-                          text=True, timeout=timeout)
+    # standard error into standard output, in the order they are written, as a terminal shows them
+    return subprocess.run(["bash", "-c", _localise(cmd, box)], cwd=box, env=_env(box), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=timeout)
 
 
 def run_shell(s: Snippet, box: Path) -> None:
     pairs = _commands(s.body)
     if not pairs:  # a plain script: it must succeed
         done = _bash(s.body, box)
-        assert done.returncode == 0, f"{s.where}: exit {done.returncode}\n{done.stdout}{done.stderr}"
+        assert done.returncode == 0, f"{s.where}: exit {done.returncode}\n{done.stdout}"
         return
+    last = 0
     for cmd, shown in pairs:
+        if cmd.strip() == "echo $?":  # each command runs in its own shell: the exit status of the last one
+            got = str(last)
+            assert got == shown.strip(), f"{s.where}: `$ {cmd}` gives {got}, the document shows {shown}"
+            continue
         done = _bash(cmd, box)
-        got = (done.stdout + done.stderr).replace(f"{box}/tmp/", "/tmp/")
+        last = done.returncode
+        got = done.stdout.replace(f"{box}/tmp/", "/tmp/")
         if shown.strip():
             assert _matches(shown, got), f"{s.where}: `$ {cmd}` printed\n{got}\nthe document shows\n{shown}"
 
@@ -236,7 +243,7 @@ def _run(s: Snippet, box: Path, namespace: dict, stack: contextlib.ExitStack) ->
         return
     for cmd in s.before:
         done = _bash(cmd, box)
-        assert done.returncode == 0, f"{s.where}: before `{cmd}`: {done.stdout}{done.stderr}"
+        assert done.returncode == 0, f"{s.where}: before `{cmd}`: {done.stdout}"
     run_python(s, namespace) if s.kind == "python" else run_shell(s, box)
 
 

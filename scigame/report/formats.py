@@ -145,8 +145,8 @@ def text_table(t: Table, width: int) -> list[str]:
     is split into parts that repeat the cell's axes, and a legend says what
     each abbreviated header means. No value is ever cut."""
     rows = [[cell(r, c) for c in t.columns] for r in t.rows]
-    constant = [i for i, c in enumerate(t.columns)
-                if c.kind == "text" and len(rows) > 1 and len({r[i] for r in rows}) == 1]
+    constant = [i for i, c in enumerate(t.columns)  # (a listing names every row's axes itself)
+                if c.kind == "text" and len(rows) > 1 and len({r[i] for r in rows}) == 1 and not t.listing]
     shown = [i for i in range(len(t.columns)) if i not in constant]
     lines = _wrap(t.title, width, "", "  ")
     if constant:
