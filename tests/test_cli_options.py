@@ -15,7 +15,7 @@ LLM = ["--base-url", "--api-key-env", "--reasoning-effort", "--temperature", "--
 #: `scigame eval --help`'s options in the order it has always listed them.
 EVAL = ["--player", "--setting", "--env", "--protocol", "--budget", "--reps", "--max-steps", "--concurrency",
         "--workers", "--executor", "--ray-address", "--seed", "--out", "--force", "--rerun-failed", "--quiet",
-        *LLM, "--max-cost", "--window", "--noise", "--context", "--distractors", "--help"]
+        *LLM, "--max-cost", "--window", "--noise", "--context", "--distractors", "--by", "--format", "--help"]
 
 
 def _options(command: str) -> list[str]:
