@@ -97,6 +97,8 @@ def test_identical_on_20_of_25_cards_is_not_apart(twenty_five):
     assert r["apart"] == "–" and r["p_holm"] > 0.05
     notes = " ".join(data["tables"]["main"]["notes"])
     assert "apart in 0 of 1 shared cells" in notes and "Wilcoxon" in notes
+    assert (f"baseline @ {a}: in 1 of 1 cells with repeated cards every card's repetitions gave the same "
+            "outcome") in notes
 
 
 def test_better_on_every_card_is_apart(twenty_five):

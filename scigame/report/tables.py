@@ -174,8 +174,21 @@ def main_table(runs: Runs) -> Table:
     if any("mean_form_credit" in r for r in rows):
         cols.append(Column("mean_form_credit", "form", "mean", "graded form credit"))
     cols += [Column(k, label, "int", legend) for k, label, legend in COUNTS]
-    notes = differences(runs) + _compare_notes(compare_rows(runs, cell_axes), cell_axes)
+    notes = differences(runs) + _identical_notes(rows) + _compare_notes(compare_rows(runs, cell_axes), cell_axes)
     return Table("main", "Strict ESR, PS and SES per cell (analogue of the paper's Table 2)", cols, rows, notes)
+
+
+def _identical_notes(rows: list[dict]) -> list[str]:
+    """Per player: the cells whose repetitions were identical on every card (they add no evidence)."""
+    notes = []
+    for player in dict.fromkeys(r["player"] for r in rows):
+        mine = [r for r in rows if r["player"] == player and r["reps"] > 1]
+        same = [r for r in mine if r["identical"] == r["cards"]]
+        if same:
+            notes.append(f"{player}: in {len(same)} of {len(mine)} cells with repeated cards every card's "
+                         "repetitions gave the same outcome; there n is the cards, and the repetitions add "
+                         "no evidence.")
+    return notes
 
 
 def compare_table(runs: Runs) -> Table:
