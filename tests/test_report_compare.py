@@ -148,9 +148,11 @@ def test_two_seeds_side_by_side_and_pooled(seeds):
         r = by_cell[protocol]
         assert (r["cards"], r["reps"], r["finished"]) == (2, 2, 4)
         assert r["mean_ps"] == pytest.approx(sum(values) / len(values))
-    # the same folder twice is still refused
+    # the same folder twice is still refused, and a comparison needs two columns
     result = CliRunner().invoke(main, ["report", str(s0), str(s0)])
     assert result.exit_code == 2 and "report each run once" in result.output
+    result = CliRunner().invoke(main, ["report", str(s0), str(s1), "--pool", "--table", "compare"])
+    assert result.exit_code == 2 and "needs two or more players or run folders" in result.output
 
 
 def _numbers_in(rows: list[dict]) -> list[str]:
