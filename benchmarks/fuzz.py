@@ -5,6 +5,7 @@ and memory bound, plus a random mutation fuzzer over the bundled cards.
     python benchmarks/fuzz.py --only units         # probes whose name contains "units"
     python benchmarks/fuzz.py --mutants 2000       # also 2000 mutated cards (in one process)
     python benchmarks/fuzz.py --python OTHER/python   # probe another checkout's scigame
+    python benchmarks/fuzz.py --only 30-             # the probes of issue 30 (import, LSP, report data)
 
 A probe passes when the process uses at most `--timeout` seconds (10) of
 CPU (and at most three times that in wall time: the machine is shared),
@@ -70,6 +71,8 @@ class Probe:
     expect: Optional[str] = None                 # text that must appear in stdout+stderr
     forbid: tuple[str, ...] = ()                 # text that must not appear
     setup: Optional[Callable[[Path, list[str]], None]] = None  # runs before the probe (may run scigame)
+    stdin: Optional[bytes] = None                # fed to the process (else /dev/null)
+    check: Optional[Callable[[Path], Optional[str]]] = None  # after the probe: a problem with its files, or None
 
 
 def _sum(n: int, term: str = "") -> str:
@@ -275,10 +278,194 @@ def _environment_probes(good: str) -> list[Probe]:
     ]
 
 
+# ---- issue 30: import, the language server, report data -------------------------------
+
+def _exported(change: Callable[[dict], str]):
+    """Setup: the probe card exported as JSON, changed into d/c.json."""
+    def setup(d: Path, python: list[str]) -> None:
+        import json
+        subprocess.run(python + ["export", str(d / "p.sci"), "--format", "json", "-o", str(d / "g.json")],
+                       capture_output=True)
+        (d / "c.json").write_text(change(json.loads((d / "g.json").read_text())))
+    return setup
+
+
+def _with(doc: dict, **fields) -> str:
+    import json
+    return json.dumps({**doc, **fields})
+
+
+def _renamed_input(doc: dict) -> str:
+    import json
+    doc["inputs"][0]["name"] = "law"
+    return json.dumps(doc)
+
+
+def _import_probes(good: str) -> list[Probe]:
+    P = Probe
+    imp = ["import", "{d}/c.json", "-o", "{d}/c.sci"]
+    deep = '{"a":' * 200_000 + "1" + "}" * 200_000
+    return [
+        P("30-import_deep_200000", "30", imp, {"c.json": deep}, (1,), expect="nested"),
+        P("30-import_bigint_5000_digits", "30", imp, {"p.sci": good}, (1,), expect="5000 digits",
+          setup=_exported(lambda doc: _with(doc).replace('"title"', '"x": ' + "9" * 5000 + ', "title"', 1))),
+        P("30-import_design_count_400_digits", "30", imp, {"p.sci": good}, (1,), expect="$.design.count",
+          setup=_exported(lambda doc: _with(doc, design={"kind": "generated", "count": 10 ** 400,
+                                                         "method": "sobol"}))),
+        P("30-import_million_conditions", "30", imp, {"p.sci": good}, (1,), expect="50,000",
+          setup=_exported(lambda doc: _with(doc, conditions=["c"] * 10 ** 6))),
+        P("30-import_input_named_law", "30", imp, {"p.sci": good}, (1,), expect="keyword",
+          setup=_exported(_renamed_input)),
+        P("30-import_duplicate_keys", "30", imp, {"p.sci": good}, (1,), expect="twice",
+          setup=_exported(lambda doc: _with(doc).replace('"title"', '"name": "other", "title"', 1))),
+    ]
+
+
+def _lsp_frame(obj: dict, length: Optional[bytes] = None) -> bytes:
+    import json
+    body = json.dumps(obj).encode()
+    return b"Content-Length: %s\r\n\r\n" % (length or str(len(body)).encode()) + body
+
+
+def _lsp_session(bad: bytes) -> bytes:
+    """initialize, the bad bytes, then a shutdown (id 9) the server must still answer, then exit."""
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+    return (_lsp_frame(init) + bad + _lsp_frame({"jsonrpc": "2.0", "id": 9, "method": "shutdown"})
+            + _lsp_frame({"jsonrpc": "2.0", "method": "exit"}))
+
+
+def _lsp_probes() -> list[Probe]:
+    import json
+    P = Probe
+    shutdown = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}).encode()
+    hover = {"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": {"bogus": 1}}
+    answered = '"id": 9'
+    return [
+        P("30-lsp_content_length_abc", "30", ["lsp"], stdin=_lsp_session(b"Content-Length: abc\r\n\r\n" + shutdown),
+          exit_codes=(0,), expect=answered),
+        P("30-lsp_no_content_length", "30", ["lsp"], stdin=_lsp_session(b"Content-Type: x\r\n\r\n" + shutdown),
+          exit_codes=(0,), expect=answered),
+        P("30-lsp_content_length_1e20", "30", ["lsp"],
+          stdin=_lsp_session(b"Content-Length: 99999999999999999999\r\n\r\n" + shutdown), exit_codes=(0,),
+          expect=answered),
+        P("30-lsp_header_line_1mb", "30", ["lsp"], stdin=_lsp_session(b"X: " + b"y" * 2 ** 20 + b"\r\n\r\n"),
+          exit_codes=(0,), expect=answered),
+        P("30-lsp_invalid_params", "30", ["lsp"], stdin=_lsp_session(_lsp_frame(hover)), exit_codes=(0,),
+          expect="-32602", forbid=("window/showMessage",)),
+    ]
+
+
+def _damage(statement: str = "", files: Optional[dict[str, str]] = None, corrupt: bool = False, reps: int = 1):
+    """Setup: a finished run in d/run, then damaged (SQL on its store, files replaced, pages overwritten)."""
+    def setup(d: Path, python: list[str]) -> None:
+        import sqlite3
+        subprocess.run(python + ["eval", str(d / "p.sci"), "--out", str(d / "run"), "--quiet", "--reps", str(reps),
+                                 "--protocol", "prior", "--setting", "identification"], capture_output=True)
+        db = d / "run" / "episodes.sqlite"
+        c = sqlite3.connect(db)
+        if statement:
+            c.execute(statement, ())
+            c.commit()
+        c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        c.close()
+        for rel, text in (files or {}).items():
+            (d / "run" / rel).write_text(text)
+        if corrupt:
+            size = db.stat().st_size
+            with open(db, "r+b") as f:
+                f.seek(4096)
+                f.write(bytes((i * 37 + 11) % 251 for i in range(size - 4096)))
+    return setup
+
+
+_HOSTILE_NAME = '<meta http-equiv="refresh" content="0;url=https://example.invalid/"><img src=x onerror=alert(1)> $x$'
+
+
+def _page_is_inert(d: Path) -> Optional[str]:
+    page = (d / "page.html").read_text(errors="replace") if (d / "page.html").exists() else ""
+    if not page:
+        return "no page written"
+    for raw in ("<meta http-equiv=\"refresh\"", "<img src=x", "'unsafe-inline'"):
+        if raw in page:
+            return f"the page holds {raw!r}"
+    return None
+
+
+def _report_probes(good: str) -> list[Probe]:
+    P = Probe
+    rep_html = ["report", "{d}/run", "--html", "{d}/page.html"]
+    name = _HOSTILE_NAME.replace("'", "''")
+    return [
+        P("30-report_store_corrupted_behind_header", "30", rep_html, {"p.sci": good}, (2,),
+          expect="episodes.sqlite", setup=_damage(corrupt=True)),
+        P("30-report_config_json_a_list", "30", rep_html, {"p.sci": good}, (2,), expect="config.json",
+          setup=_damage(files={"config.json": "[1, 2]"})),
+        P("30-report_invocations_wrong_shape", "30", rep_html, {"p.sci": good}, (2,), expect="invocations.jsonl",
+          setup=_damage(files={"invocations.jsonl": '[1, 2]\n{"config": 3}\n'})),
+        P("30-report_record_newer_version", "30", rep_html, {"p.sci": good}, (2,), expect="newer",
+          setup=_damage("UPDATE episodes SET record = json_set(record, '$.newer_field', 1, '$.record_version', 2)")),
+        P("30-report_record_not_json", "30", rep_html, {"p.sci": good}, (2,), expect="not JSON",
+          setup=_damage("UPDATE episodes SET record = 'not json'")),
+        P("30-eval_record_not_json", "30", ["eval", "{d}/p.sci", "--out", "{d}/run", "--quiet", "--reps", "1",
+                                           "--protocol", "prior", "--setting", "identification"],
+          {"p.sci": good}, (0, 1, 2), setup=_damage("UPDATE episodes SET record = 'not json'")),
+        P("30-report_hostile_player_name", "30", rep_html, {"p.sci": good}, (0,), check=_page_is_inert,
+          setup=_damage(f"UPDATE episodes SET player = '{name}', record = json_set(record, '$.key.player', '{name}',"
+                        f" '$.turns[0].action.notes', '{name}')")),
+        P("30-report_equal_form_credits", "30", rep_html, {"p.sci": good}, (0,), check=_page_is_inert,
+          setup=_damage("UPDATE episodes SET record = json_set(record, '$.outcome.form_credit', 0.1)", reps=3)),
+    ]
+
+
+def _control_probes(good: str) -> list[Probe]:
+    P = Probe
+    noisy = good.replace('rel 0.5% "period"', 'rel 0.5% noise gaussian rel 1e308 "period"')
+    ood = good.replace("in 0.2 .. 2.0", "in log 0.2 .. 2.0").replace("evaluation 64 seed 7",
+                                                                      "evaluation 64 seed 7 ood 1e308")
+    tabbed = "\r\n".join("\t" * ((len(ln) - len(ln.lstrip(" "))) // 2) + ln.lstrip(" ")
+                          for ln in (REPO / "cards/historical/gravitation.sci").read_text().split("\n"))
+    return [
+        P("30-lint_noise_rel_1e308", "30", ["lint", "{d}/p.sci"], {"p.sci": noisy}, (1,), expect="E520"),
+        P("30-simulate_noise_rel_1e308", "30", ["simulate", "{d}/p.sci", "L=1", "--env", "original"],
+          {"p.sci": noisy}, (1, 2), forbid=("Infinity",)),
+        P("30-compile_ood_1e308_log", "30", ["compile", "{d}/p.sci", "-o", "{d}/out"], {"p.sci": ood}, (1,),
+          expect="E521"),
+        P("30-eval_noise_1e308", "30", ["eval", "{d}/p.sci", "--out", "{d}/run", "--noise", "1e308"],
+          {"p.sci": good}, (2,), expect="--noise"),
+        P("30-eval_ray_address_notaport", "30", ["eval", "{d}/p.sci", "--out", "{d}/run", "--executor", "ray",
+                                                 "--ray-address", "127.0.0.1:notaport"], {"p.sci": good}, (2,),
+          expect="notaport"),
+        P("30-lint_escapes_in_strings", "30", ["lint", "{d}/other.sci"],
+          {"other.sci": good.replace('"a probe" {', '"a \x1b]0;pwned\x07 probe" {', 1)}, (0, 1),
+          forbid=("\x1b", "\x07")),
+        P("30-fmt_crlf_tabs_keeps_meaning", "30", ["fmt", "{d}/gravitation.sci"],
+          {"gravitation.sci": tabbed.encode(), "orig/gravitation.sci": tabbed.encode()}, (0, 1), check=_same_export),
+        P("30-fmt_cr_only_fails_like_lint", "30", ["fmt", "{d}/gravitation.sci"],
+          {"gravitation.sci": (REPO / "cards/historical/gravitation.sci").read_text().replace("\n", "\r").encode()},
+          (1,)),
+    ]
+
+
+def _same_export(d: Path) -> Optional[str]:
+    """The card after fmt means what it meant before (the same exported JSON)."""
+    import json
+    python = [sys.executable, "-m", "scigame"] if _PYTHON is None else _PYTHON
+    a, b = (subprocess.run(python + ["export", str(path), "--format", "json"], capture_output=True, cwd=d)
+            for path in (d / "gravitation.sci", d / "orig" / "gravitation.sci"))
+    if a.returncode or b.returncode or json.loads(a.stdout) != json.loads(b.stdout):
+        return "fmt changed what the card means"
+    return None
+
+
+_PYTHON: Optional[list[str]] = None
+
+
 def probes() -> list[Probe]:
-    """The named probes, one or more per finding of issue 13."""
+    """The named probes, one or more per finding of issue 13, and issue 30's."""
     good = card()
     out = _work_probes(good) + _number_and_cache_probes(good) + _environment_probes(good)
+    out += _import_probes(good) + _lsp_probes() + _report_probes(good) + _control_probes(good)
     if os.geteuid() == 0:  # root writes into a read-only folder anyway
         out = [p for p in out if p.name != "readonly_run_folder"]
     return out
@@ -303,9 +490,10 @@ def run_probe(probe: Probe, python: list[str], timeout: float, cap_mb: int) -> d
         if probe.setup:
             probe.setup(d, python)
         argv = python + [a.replace("{d}", str(d)) for a in probe.argv]
-        with open(d / ".stdout", "wb") as so, open(d / ".stderr", "wb") as se:
+        (d / ".stdin").write_bytes(probe.stdin or b"")
+        with open(d / ".stdout", "wb") as so, open(d / ".stderr", "wb") as se, open(d / ".stdin", "rb") as si:
             t0 = time.perf_counter()
-            proc = subprocess.Popen(argv, stdout=so, stderr=se, stdin=subprocess.DEVNULL,
+            proc = subprocess.Popen(argv, stdout=so, stderr=se, stdin=si,
                                     preexec_fn=_limit(cap_mb), cwd=d)
             status = rusage = None
             while True:
@@ -339,6 +527,10 @@ def run_probe(probe: Probe, python: list[str], timeout: float, cap_mb: int) -> d
                 problems.append(f"printed {bad!r}")
         if probe.expect and probe.expect not in text:
             problems.append(f"did not say {probe.expect!r}")
+        if probe.check is not None and not any("took" in p for p in problems):
+            found = probe.check(d)
+            if found:
+                problems.append(found)
         last = [ln for ln in text.strip().splitlines() if ln.strip()][-1:] or [""]
         return {"name": probe.name, "finding": probe.finding, "wall": wall, "cpu": cpu, "peak_mb": peak_mb,
                 "exit": proc.returncode, "problems": problems, "said": last[0][:110]}
@@ -425,6 +617,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     python = [args.python, "-m", "scigame"]
+    global _PYTHON
+    _PYTHON = python
     failed = 0
     selected = [p for p in probes() if args.only in p.name]
     print(f"{'probe':<32}{'finding':>8}{'wall s':>8}{'cpu s':>8}{'MB':>8}{'exit':>6}  verdict")

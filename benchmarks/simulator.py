@@ -60,13 +60,13 @@ def hand_gravitation(m1, m2, r, out):
 @njit(cache=True, fastmath={"contract", "afn"})
 def fast_snell(theta1, out):
     for i in range(out.shape[0]):
-        out[i] = math.asin(1.0 * math.sin(theta1[i] * 0.017453292519943295) / 1.5) / 0.017453292519943295
+        out[i] = math.asin(1.5 * math.sin(theta1[i] * 0.017453292519943295) / 1.0) / 0.017453292519943295
 
 
 @njit(cache=True)
 def hand_snell(theta1, out):
     for i in range(out.shape[0]):
-        out[i] = math.asin(1.0 * math.sin(theta1[i] * 0.017453292519943295) / 1.5) / 0.017453292519943295
+        out[i] = math.asin(1.5 * math.sin(theta1[i] * 0.017453292519943295) / 1.0) / 0.017453292519943295
 
 
 def main() -> int:
@@ -83,14 +83,14 @@ def main() -> int:
         grav = scigame.load_card(REPO / "cards/historical/gravitation.sci", cache_dir=tmp)
         snell = scigame.load_card(REPO / "cards/historical/snell.sci", cache_dir=tmp)
         m1, m2, r = rng.uniform(1, 1000, n), rng.uniform(1, 1000, n), rng.uniform(0.6, 20, n)  # spheres of lead up to 1000 kg do not overlap
-        th = rng.uniform(0, 80, n)
+        th = rng.uniform(0, 41, n)  # below the critical angle, where the law has a value
         out = np.empty(n)
         k_grav, p_grav = grav.kernel("original"), grav.kernel("original", parallel=True)
         k_snell, p_snell = snell.kernel("original"), snell.kernel("original", parallel=True)
         M1, M2, R, TH = sympy.symbols("m1 m2 r theta1", positive=True)
         f_grav = sympy.lambdify((M1, M2, R), 6.674e-11 * M1 * M2 / R**2, "numpy")
         deg = math.pi / 180
-        f_snell = sympy.lambdify((TH,), sympy.asin(sympy.sin(TH * deg) / 1.5) / deg, "numpy")
+        f_snell = sympy.lambdify((TH,), sympy.asin(1.5 * sympy.sin(TH * deg)) / deg, "numpy")
         cases = {
             "simple (gravitation)": {
                 "generated": lambda: k_grav(m1, m2, r, out),

@@ -16,8 +16,8 @@ from pydantic import BaseModel, ConfigDict
 #: (`functions.RUNTIME_NAMES`); the build fingerprints its source.
 RUNTIME_MODULE = "scigame.simrt"
 
-FORMAT_VERSION = 5  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood;
-#                    5: SI dimension vectors in the public view
+FORMAT_VERSION = 6  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood;
+#                    5: SI dimension vectors in the public view; 6: laws' `where` (EnvironmentSpec.where)
 
 Tree = Any  # a predictor-shaped expression tree (see SPEC.md)
 
@@ -101,6 +101,8 @@ class EnvironmentSpec(_Frozen):
     params: list[ParamSpec]
     laws: dict[str, Tree]  # output -> tree over inputs in declared units
     law_text: dict[str, str]
+    #: output -> where its law has a value (`law ... where COND "REASON"`; message is REASON)
+    where: dict[str, ConstraintSpec] = {}
 
 
 class MutationSpec(_Frozen):

@@ -45,6 +45,7 @@ def checked_card(c: "_Checker", original: EnvState, orig_typed: Typed, cf: "Coun
         magnitude_span=c.magnitude.span if c.magnitude else None,
         law_spans={**{("original", n): law.span for n, law in original.laws.items()},
                    **{("counterfactual", n): law.span for n, law in cf.env.laws.items()}},
+        design_point_spans=c.design.point_spans if isinstance(c.design, A.DesignExplicit) else (),
     )
 
 
@@ -56,8 +57,9 @@ def _environment(c: "_Checker", state: EnvState, typed: Typed) -> Environment:
         dim = state.param_dims[p.name]
         own_unit = c.unit(p.unit)
         unit_text = (p.unit.text if p.unit else "1") if dim == own_unit.dim else format_si_unit(dim)
-        params[p.name] = ParamValue(p.name, state.param_values[p.name], dim, unit_text, p.span)
-    return Environment(state.name, params, tuple((n, lets[n]) for n in order), dict(laws))
+        params[p.name] = ParamValue(p.name, state.param_values[p.name], dim, unit_text, p.span,
+                                    state.param_exact.get(p.name))
+    return Environment(state.name, params, tuple((n, lets[n]) for n in order), dict(laws), dict(typed.wheres))
 
 
 def _input(c: "_Checker", i: A.Input) -> InputModel:

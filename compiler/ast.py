@@ -13,6 +13,7 @@ import math
 import re
 import textwrap
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Optional, Union
 
 from lark import Token, Tree
@@ -79,6 +80,8 @@ class Literal:
     value: float
     text: str
     percent: bool = False
+    #: the exact value of a rational written `P/Q` (`param k = 2/3`), else None
+    exact: Optional[Fraction] = None
 
 
 @dataclass(frozen=True)
@@ -157,8 +160,31 @@ class Let(Named):
 
 
 @dataclass(frozen=True)
+class Where:
+    """`where LEFT OP RIGHT "REASON"` on a law: the law has a value only
+    where the comparison holds; REASON says why it has none elsewhere."""
+
+    span: Span
+    left: Expr
+    op: str
+    right: Expr
+    reason: str
+    reason_span: Span
+
+
+@dataclass(frozen=True)
 class Law(Named):
     expr: Expr
+    where: Optional[Where] = None
+
+
+@dataclass(frozen=True)
+class UnitDefinition(Named):
+    """`unit NAME = VALUE [UNIT] "DESC"`: a unit the card defines."""
+
+    value: Literal
+    unit: Optional[UnitRef]
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -263,7 +289,7 @@ class Adaptive:
     max_steps: Optional[Literal]
 
 
-Statement = Union[Meta, Input, Output, Param, Let, Law, Constraint, Counterfactual,
+Statement = Union[Meta, UnitDefinition, Input, Output, Param, Let, Law, Constraint, Counterfactual,
                   DesignGenerated, DesignExplicit, Evaluation, Identification, Adaptive]
 
 
@@ -318,7 +344,7 @@ class _Builder:
     def string(self, tok: Token) -> str:
         raw = str(tok)
         if raw.startswith('"""'):
-            body = raw[3:-3]
+            body = raw[3:-3].replace("\r\n", "\n")  # a CRLF file's block reads as the same file in LF
             body = textwrap.dedent(body).strip("\n")
             body = "\n".join(line.rstrip() for line in body.splitlines())
         else:
@@ -340,6 +366,8 @@ class _Builder:
         return _unescape(body)
 
     def literal(self, tree: Tree, percent: bool = False) -> Literal:
+        if tree.data == "ratio":
+            return self.ratio(tree)
         children = [c for c in tree.children if isinstance(c, Token)]
         negative = any(c.type == "MINUS" for c in children)
         num = next(c for c in children if c.type == "NUMBER")
@@ -349,6 +377,23 @@ class _Builder:
             value = 0.0
         text = ("-" if negative else "") + str(num)
         return Literal(Span.of(tree), -value if negative else value, text, percent)
+
+    def ratio(self, tree: Tree) -> Literal:
+        """`P/Q` in `param` or `set`: an exact fraction (a zero or non-whole
+        Q is reported, E103, and read as 0)."""
+        negative = any(c.type == "MINUS" for c in tree.children)
+        num, den = (c for c in tree.children if c.type == "NUMBER")
+        text = ("-" if negative else "") + f"{num}/{den}"
+        try:
+            q = Fraction(str(num)) / Fraction(str(den))
+            if not (math.isfinite(float(q)) and Fraction(str(num)).denominator == 1
+                    and Fraction(str(den)).denominator == 1):
+                raise ValueError(text)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            self.report.bad_number(Span.of(tree), text, ratio=True)
+            return Literal(Span.of(tree), 0.0, text)
+        q = -q if negative else q
+        return Literal(Span.of(tree), float(q), text, exact=q)
 
     def number_token(self, tok: Token) -> Literal:
         value = float(tok)
@@ -464,8 +509,8 @@ class _Builder:
                          self.unit(self.find(ch, "unit")), self.description(ch))
         if kind == "let":
             return Let(*self.named(span, ch), self.expr(ch[1]))
-        if kind == "law":
-            return Law(*self.named(span, ch), self.expr(ch[1]))
+        if kind in ("law", "law_where", "unit_definition"):
+            return self.version_two(tree)
         if kind == "constraint":
             return Constraint(span, self.expr(ch[0]), str(ch[1]), self.expr(ch[2]), self.description(ch))
         if kind == "counterfactual":
@@ -495,6 +540,19 @@ class _Builder:
                             self.number_token(steps.children[0]) if steps else None)
         raise AssertionError(f"unexpected statement {kind}")
 
+    def version_two(self, tree: Tree) -> Statement:
+        """`law` (with or without `where`) and `unit` statements."""
+        kind, ch, span = tree.data, tree.children, Span.of(tree)
+        if kind == "unit_definition":
+            return UnitDefinition(*self.named(span, ch), self.literal(ch[1]),
+                                  self.unit(self.find(ch, "unit")), self.description(ch))
+        if kind == "law":
+            return Law(*self.named(span, ch), self.expr(ch[1]))
+        left, op, right, reason = ch[2], ch[3], ch[4], ch[5]
+        where = Where(Span.of(left).to(Span.of(reason)), self.expr(left), str(op), self.expr(right),
+                      self.string(reason), Span.of(reason))
+        return Law(*self.named(span, ch), self.expr(ch[1]), where)
+
     def mutation(self, tree: Tree) -> Mutation:
         kind, ch, span = tree.data, tree.children, Span.of(tree)
         if kind == "set_mutation":
@@ -510,7 +568,7 @@ class _Builder:
             return RebalanceMutation(*self.named(span, ch), values)
         if kind == "magnitude_differs":
             return MagnitudeDiffers(span, self.string(ch[0]), Span.of(ch[0]))
-        return self.statement(tree)  # let / law
+        return self.statement(tree)  # let / law / law_where
 
 
 def build_card(tree: Tree, report: Reporter) -> Card:

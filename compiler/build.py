@@ -19,13 +19,13 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from typing import TYPE_CHECKING
 
+from .atomic import write_atomic
 from .artifact import (FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
@@ -106,7 +106,10 @@ def card_data(card: CheckedCard, version: str) -> CompiledCardData:
             name=env.name,
             params=[ParamSpec(name=p.name, value_si=p.value, unit=p.unit_text)
                     for p in env.params.values()],
-            laws=laws, law_text={k: tree_text(v) for k, v in laws.items()})
+            laws=laws, law_text={k: tree_text(v) for k, v in laws.items()},
+            where={o: ConstraintSpec(text=c.text, op=c.op, left=expr_tree(card, env, c.left),
+                                     right=expr_tree(card, env, c.right), message=c.message)
+                   for o, c in env.where.items()})
     return CompiledCardData(
         compiler_version=version, source_sha256=card.content_hash, source_path=card.path,
         name=card.name, title=card.title, collection=card.collection, field=card.field,
@@ -207,26 +210,7 @@ def _exact_outputs(card: CheckedCard, points: dict) -> dict[str, dict[str, list[
             for env in (card.original, card.counterfactual)}
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; build output is shared like any file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-_UMASK = _umask()
+_write_atomic = write_atomic  # one helper for every file a command replaces (compiler/atomic.py)
 
 
 def read_manifest(folder: Path) -> Optional[Manifest]:

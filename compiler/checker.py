@@ -23,12 +23,14 @@ from .counterfactual import counterfactual_environment
 from .counterfactual_checks import CounterfactualChecks
 from .diagnostics import Reporter
 from .functions import FUNCTIONS
+from .limits import MAX_NOISE_ABS, MAX_NOISE_REL, widened_bounds
 from .model import CheckedCard, ConstraintModel, TExpr, law_uses
 from .printer import format_expr
 from .source import SourceText, Span
 from .syntax import keywords
 from .typer import EnvState, Typed, Typer, let_order
-from .units import DIMENSIONLESS_UNIT, Dim, Unit, UnitError, known_unit_names, resolve_unit
+from .units import (DIMENSIONLESS_UNIT, Dim, Unit, UnitError, defined_unit, is_known_unit, known_unit_names,
+                    resolve_card_unit)
 
 _TODO = re.compile(r"\bTODO\b[^\n]*")
 
@@ -48,7 +50,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def reserved_kind(name: str) -> Optional[str]:
+    """What a name a card may not declare is ("keyword", "function",
+    "constant"), or None: the one table lint and `scigame import` use."""
+    if name in keywords():
+        return "keyword"
+    if name in FUNCTIONS:
+        return "function"
+    if name == "pi":
+        return "constant"
+    return None
+
+
 @dataclass
+
 class _Symbol:
     name: str
     kind: str  # input output param let
@@ -77,6 +92,9 @@ class _Checker(CounterfactualChecks):
         self.adaptive: Optional[A.Adaptive] = None
         self.typed_constraints: list[ConstraintModel] = []
         self.magnitude: Optional[A.MagnitudeDiffers] = None
+        self.unit_definitions: list[A.UnitDefinition] = []
+        #: units the card defines: name -> (unit, where its definition ends)
+        self.card_units: dict[str, tuple[Unit, Span]] = {}
 
     # ---- helpers ---------------------------------------------------------------
     def unit(self, ref: Optional[A.UnitRef]) -> Optional[Unit]:
@@ -85,14 +103,22 @@ class _Checker(CounterfactualChecks):
             return DIMENSIONLESS_UNIT
         if ref in self.units:
             return self.units[ref]
+        before = {n: u for n, (u, end) in self.card_units.items()
+                  if (end.end_line, end.end_column) <= (ref.span.line, ref.span.column)}
+        words = set(re.findall(r"[A-Za-z_]\w*", ref.text))
+        if any(d.name in words and d.name not in self.card_units and d.span.line <= ref.span.line
+               for d in self.unit_definitions):
+            self.units[ref] = None  # it uses a definition already reported as bad
+            return None
         try:
-            unit = resolve_unit(ref.text)
+            unit = resolve_card_unit(ref.text, before)
         except UnitError as exc:
             if exc.kind == "offset":
                 self.report.offset_unit(ref.span, ref.text)
             else:
-                self.report.unknown_unit(ref.span, ref.text, str(exc),
-                                         suggest(ref.text, known_unit_names()) if ref.text.isidentifier() else [])
+                later = [d for d in self.unit_definitions if d.name in words and d.name not in before]
+                self.report.unknown_unit(ref.span, ref.text, str(exc), _close_units(ref.text, self.card_units),
+                                         defined_later=later[0].span if later else None)
             unit = None
         self.units[ref] = unit
         return unit
@@ -101,6 +127,7 @@ class _Checker(CounterfactualChecks):
     def run(self) -> Optional[CheckedCard]:
         self.collect()
         self.check_metadata()
+        self.check_unit_definitions()
         self.check_declarations()
         self.check_inputs()
         self.check_outputs()
@@ -127,6 +154,8 @@ class _Checker(CounterfactualChecks):
                     self.report.repeated(st.span, st.key, self.meta[st.key].span)
                 else:
                     self.meta[st.key] = st
+            elif isinstance(st, A.UnitDefinition):
+                self.unit_definitions.append(st)
             elif isinstance(st, A.Input):
                 self.inputs.append(st)
                 self.declare(st.name, "input", st.name_span, st)
@@ -168,12 +197,9 @@ class _Checker(CounterfactualChecks):
             setattr(self, attr, st)
 
     def declare(self, name: str, kind: str, span: Span, node) -> bool:
-        if name in keywords():
-            self.report.reserved(span, name, "keyword")
-        elif name in FUNCTIONS:
-            self.report.reserved(span, name, "function")
-        elif name == "pi":
-            self.report.reserved(span, name, "constant")
+        taken = reserved_kind(name)
+        if taken:
+            self.report.reserved(span, name, taken)
         if name in self.symbols:
             first = self.symbols[name]
             self.report.duplicate(span, name, first.span, first.kind)
@@ -217,6 +243,27 @@ class _Checker(CounterfactualChecks):
                 look(st.name_span, "description", st.name, st.description)
             elif isinstance(st, A.Counterfactual):
                 look(st.label_span, "label", "", st.label)
+
+    def check_unit_definitions(self) -> None:
+        """`unit NAME = VALUE [UNIT]`, in card order: each may use the units
+        defined before it; a name pint already knows, or a second definition
+        of a name, is refused, as is a value that is not positive."""
+        first: dict[str, A.UnitDefinition] = {}
+        for d in sorted(self.unit_definitions, key=lambda d: (d.span.line, d.span.column)):
+            if d.name in first:
+                self.report.duplicate(d.name_span, d.name, first[d.name].name_span, "unit")
+                continue
+            first[d.name] = d
+            if is_known_unit(d.name):
+                self.report.bad_unit_definition(d.name_span, d.name, "known")
+                continue
+            unit = self.unit(d.unit)
+            if unit is None:
+                continue
+            if not d.value.value > 0:
+                self.report.bad_unit_definition(d.value.span, d.name, "value", d.value.text)
+                continue
+            self.card_units[d.name] = (defined_unit(d.name, d.value.value, unit), d.span)
 
     def check_declarations(self) -> None:
         for sym in self.symbols.values():
@@ -264,9 +311,21 @@ class _Checker(CounterfactualChecks):
         if noise.kind not in NOISE_KINDS:
             self.report.bad_choice(noise.kind_span, "noise", noise.kind, NOISE_KINDS,
                                    first_suggestion(noise.kind, NOISE_KINDS))
-        for which, lit in (("rel", noise.rel), ("abs", noise.abs)):
-            if lit is not None and lit.value < 0:
-                self.report.bad_noise(lit.span, output, which, lit.text)
+        for which, lit, most in (("rel", noise.rel, MAX_NOISE_REL), ("abs", noise.abs, MAX_NOISE_ABS)):
+            if lit is not None and not 0 <= lit.value <= most:
+                self.report.bad_noise(lit.span, output, which, lit.text, most)
+
+    def check_ood_widening(self, ood: A.Literal) -> None:
+        """The out-of-domain factor must leave every widened domain finite."""
+        for inp in self.inputs:
+            d = inp.domain
+            if not isinstance(d, A.RangeDomain) or (d.kind == "log" and not 0 < d.lo.value < d.hi.value):
+                continue  # a set is kept as it is; a bad log domain has its own error
+            try:
+                widened_bounds(d.kind, d.lo.value, d.hi.value, ood.value)
+            except (OverflowError, ValueError):
+                self.report.bad_ood_factor(ood.span, ood.text, inp.name)
+                return
 
     def whole(self, lit: Optional[A.Literal], what: str, minimum: int,
               maximum: Optional[int] = None) -> Optional[int]:
@@ -296,6 +355,8 @@ class _Checker(CounterfactualChecks):
             ood = self.evaluation.ood
             if ood is not None and not ood.value > 1:
                 self.report.bad_ood_factor(ood.span, ood.text)
+            elif ood is not None:
+                self.check_ood_widening(ood)
         if self.identification is not None and self.identification.value not in ("yes", "no"):
             self.report.bad_choice(self.identification.value_span, "interpolate",
                                    self.identification.value, ("yes", "no"))
@@ -326,18 +387,21 @@ class _Checker(CounterfactualChecks):
 
     # ---- environments ---------------------------------------------------------------
     def original_state(self) -> EnvState:
-        values, dims = {}, {}
+        values, dims, exact = {}, {}, {}
         for p in self.params:
             unit = self.unit(p.unit)
             values[p.name] = p.value.value * (unit.si_factor if unit else 1.0)
             dims[p.name] = unit.dim if unit else None
-        return EnvState("original", "", values, dims, dict(self.lets), dict(self.laws))
+            if p.value.exact is not None and unit is not None and unit.si_factor == 1.0:
+                exact[p.name] = p.value.exact
+        return EnvState("original", "", values, dims, dict(self.lets), dict(self.laws), exact)
 
     def type_environment(self, env: EnvState, report: Reporter, solve: bool = False) -> Typed:
         typer = Typer(self, env, report, solve)
         for name in let_order(env.lets, report):
             typer.typed_lets[name] = typer.expr(env.lets[name].expr)
         laws: dict[str, TExpr] = {}
+        wheres: dict[str, ConstraintModel] = {}
         for name, law in env.laws.items():
             sym = self.symbols.get(name)
             if sym is None or sym.kind != "output":
@@ -346,11 +410,32 @@ class _Checker(CounterfactualChecks):
                 continue
             typed = typer.expr(law.expr)
             laws[name] = typed
+            if law.where is not None:
+                wheres[name] = self.typed_condition(typer, law.where, report, env.note)
             unit_text = sym.node.unit.text if sym.node.unit else "1"
             typer.same(typed.dim, sym.dim, f"law {name}",
                        lambda typed=typed, law=law, sym=sym, unit_text=unit_text: report.law_mismatch(
-                           law.expr.span, law.name, unit_text, typed.dim, sym.dim, env.note))
-        return Typed(typer.typed_lets, laws, tuple(typer.equations))
+                           law.expr.span, law.name, unit_text, typed.dim, sym.dim, env.note,
+                           hints=self.law_hints(env, law, typed.dim, sym.dim, solve)))
+        return Typed(typer.typed_lets, laws, tuple(typer.equations), wheres)
+
+    def law_hints(self, env: EnvState, law: A.Law, got: Dim, want: Dim, solving: bool) -> list[str]:
+        """Which factor to change in a law that does not balance: for the
+        original's laws and a law the counterfactual block writes (a law a
+        mutation unbalanced gets the block's own hint, `rebalance`)."""
+        if solving or not (env.name == "original" or law is not self.laws.get(law.name)):
+            return []
+        from .law_hints import law_mismatch_hints
+        return law_mismatch_hints(self, env, law, got, want)
+
+    def typed_condition(self, typer: Typer, w: A.Where, report: Reporter, note: Optional[str]) -> ConstraintModel:
+        """The typed `where` of a law: both sides of one dimension, like a
+        constraint's, but evaluated in each world (it may use params and lets)."""
+        left, right = typer.expr(w.left), typer.expr(w.right)
+        typer.same(left.dim, right.dim, "where", lambda: report.mismatch(
+            w.span, "where", w.op, left.dim, right.dim, note))
+        text = f"{format_expr(w.left)} {w.op} {format_expr(w.right)}"
+        return ConstraintModel(left, w.op, right, w.reason, text, w.span)
 
     def report_stray_law(self, law: A.Law, sym: Optional[_Symbol], report: Reporter) -> None:
         outputs = [s.name for s in self.symbols.values() if s.kind == "output"]
@@ -390,6 +475,9 @@ class _Checker(CounterfactualChecks):
             used |= law_uses(typed.laws.values(), typed.lets)
         for c in self.constraints:
             used |= names(c.left) | names(c.right)
+        for law in self.laws.values():
+            if law.where is not None:
+                used |= names(law.where.left) | names(law.where.right)
         if self.report.has_errors:
             return  # unused-name warnings are noise next to errors
         for sym in self.symbols.values():
@@ -401,6 +489,18 @@ class _Checker(CounterfactualChecks):
                 self.report.unused_param(sym.span, sym.name)
             elif sym.kind == "let":
                 self.report.unused_let(sym.span, sym.name)
+
+
+def _close_units(text: str, card_units) -> list[str]:
+    """A unit name close to an unknown one: for names longer than four
+    letters only a close match (`solar_mass` is not `planck_mass`)."""
+    import difflib
+    if not text.isidentifier():
+        return []
+    found = suggest(text, [*card_units, *known_unit_names()])
+    cutoff = 0.6 if len(text) <= 4 else 0.75
+    return [s for s in found if s.lower() == text.lower()
+            or difflib.SequenceMatcher(None, s.lower(), text.lower()).ratio() >= cutoff]
 
 
 def check_card(card: A.Card, source: SourceText, report: Reporter) -> Optional[CheckedCard]:

@@ -77,7 +77,9 @@ def apply_set(c: "_Checker", s: Applied, m: A.SetMutation) -> Applied:
         c.report.set_unit(m.value.span, m.name, old_dim, DIMENSIONLESS)
         return s
     dim = {"dim": unit.dim} if m.unit is not None else {}
-    return s.add("set", m, mutation_text(m), s.env.with_param(m.name, m.value.value * unit.si_factor, **dim))
+    exact = m.value.exact if unit.si_factor == 1.0 else None
+    return s.add("set", m, mutation_text(m),
+                 s.env.with_param(m.name, m.value.value * unit.si_factor, exact=exact, **dim))
 
 
 @_on_param
@@ -152,8 +154,13 @@ def solve_rebalance(c: "_Checker", env: EnvState, rebalanced: Mapping[str, A.Reb
     typed = c.type_environment(trial, Reporter(c.source), solve=True)
     solved, conflicts = solve_placeholders(typed.equations, list(rebalanced))
     dims = {}
+    joint = _jointly_determined(typed.equations, rebalanced, solved)
+    if joint:
+        _report_underdetermined(c, typed.equations, rebalanced, joint)
     for name, m in rebalanced.items():
-        if name in conflicts or (name not in solved and not m.reference):
+        if name in joint:
+            dims[name] = None
+        elif name in conflicts or (name not in solved and not m.reference):
             c.report.rebalance_failed(m.span, name, "conflict" if name in conflicts else "no_effect")
             dims[name] = None
         elif name not in solved:
@@ -164,6 +171,40 @@ def solve_rebalance(c: "_Checker", env: EnvState, rebalanced: Mapping[str, A.Reb
                 before = format_si_unit(old[name]) if old[name] is not None else "?"
                 c.report.rebalanced(m.span, name, before, format_si_unit(solved[name]))
     return env.with_dims(dims)
+
+
+def _jointly_determined(equations, rebalanced: Mapping[str, A.RebalanceMutation],
+                        solved: Mapping[str, object]) -> list[str]:
+    """The rebalanced params, in card order, left in an equation with
+    another unsolved one: their units are fixed only together (`q · a` is
+    known, neither alone), so the laws balance for many choices."""
+    from .typer import _PLACEHOLDER
+    keys = {f"{_PLACEHOLDER}{n}]": n for n in rebalanced}
+    joint: set[str] = set()
+    for eq, _ in equations:
+        left = {keys[k] for k, _ in eq.items if k in keys and keys[k] not in solved}
+        if len(left) > 1:
+            joint |= left
+    return [n for n in rebalanced if n in joint]
+
+
+def _report_underdetermined(c: "_Checker", equations, rebalanced: Mapping[str, A.RebalanceMutation],
+                            joint: list[str]) -> None:
+    """E408 at the first of the jointly determined rebalances: which param
+    to keep fixed so that the others are solved (one without `at` first,
+    so the reference point stays)."""
+    def solves_the_rest(keep: str) -> bool:
+        rest = [n for n in rebalanced if n != keep]
+        trial = [(eq * placeholder(keep) ** -dict(eq.items).get(f"[rebalance {keep}]", 0), w)
+                 for eq, w in equations]
+        solved, conflicts = solve_placeholders(trial, rest)
+        return not conflicts and all(n in solved for n in joint if n != keep)
+    order = sorted(joint, key=lambda n: bool(rebalanced[n].reference))
+    fix = next((n for n in order if solves_the_rest(n)), None)
+    first = rebalanced[joint[0]]
+    c.report.rebalance_failed(first.span, joint[0], "underdetermined", group=joint, fix=fix,
+                              related=[(rebalanced[n].span, f"`{n}` is fixed only together with it")
+                                       for n in joint[1:]])
 
 
 def _merge_report(c: "_Checker", cf_report: Reporter, env: EnvState,

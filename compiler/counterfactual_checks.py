@@ -19,6 +19,7 @@ from . import ast as A
 from .checkutil import closure, first_suggestion, mutation_text, outside_domain, walk
 from .diagnostics import point_text
 from .printer import format_expr
+from .model import domain_middle
 from .sampling import holds
 from .reference import ReferenceUnsolvable, solve_factor, world_outputs
 from .source import SourceText, Span
@@ -67,13 +68,43 @@ class CounterfactualChecks:
         try:
             factor = solve_factor(target, world)
         except ReferenceUnsolvable as exc:
-            self.report.bad_reference(m.span, m.name, "unsolvable", where=where, why=str(exc))
+            if exc.zero is not None:
+                self.report.bad_reference(m.span, m.name, "zero", where=where, output=exc.zero,
+                                          suggestion=self._nonzero_point(m, declared, env, cf_typed, original,
+                                                                          exc.zero))
+            else:
+                self.report.bad_reference(m.span, m.name, "unsolvable", where=where, why=str(exc))
             return env
         old = env.param_values[m.name]
         solved = env.with_param(m.name, old * factor)
         self.report.reference_solved(m.span, m.name, f"{old:.6g} {_si(original.param_dims.get(m.name))}".strip(),
                                      f"{old * factor:.6g} {_si(env.param_dims.get(m.name))}".strip(), where)
         return solved
+
+    def _nonzero_point(self, m: A.RebalanceMutation, declared: dict[str, float], env, cf_typed, original,
+                       output: str) -> str:
+        """`INPUT = VALUE [UNIT]`: one listed input moved to a quarter of its
+        domain (or the middle, three quarters) where the counterfactual's
+        `output` does change with the param and the constraints hold; ""
+        when none does."""
+        inputs = {i.name: i for i in self.inputs}
+        for ref in m.reference:
+            inp = inputs[ref.name]
+            for share in (0.25, 0.5, 0.75):
+                value = _at_share(inp.domain, share)
+                if value is None or value == declared[ref.name]:
+                    continue
+                point = {i.name: (value if i.name == ref.name else declared[i.name]) *
+                         (self.unit(i.unit).si_factor if self.unit(i.unit) else 1.0) for i in self.inputs}
+                values = {**point, **env.param_values}
+                moved = {**values, m.name: env.param_values[m.name] * 2}
+                got = world_outputs(cf_typed.lets, cf_typed.laws, values)[output]
+                again = world_outputs(cf_typed.lets, cf_typed.laws, moved)[output]
+                legal = all(bool(np.all(holds(c, {**point, **original.param_values})))
+                            for c in self.typed_constraints)
+                if legal and math.isfinite(got) and got != 0 and got != again:
+                    return f"`{ref.name} = {value:g}" + (f" [{inp.unit.text}]`" if inp.unit else "`")
+        return ""
 
     def _reference_point(self, m: A.RebalanceMutation):
         """Every input's value at the reference point (unlisted inputs at the
@@ -192,6 +223,12 @@ class CounterfactualChecks:
                 yield (kind, st.name, _string_part(self.source, st.span))
             elif isinstance(st, A.Constraint) and st.message:
                 yield ("message", "", _string_part(self.source, st.span))
+        laws = [st for st in self.card.statements if isinstance(st, A.Law)]
+        if self.counterfactual is not None:
+            laws += [m for m in self.counterfactual.mutations if isinstance(m, A.Law)]
+        for law in laws:
+            if law.where is not None:
+                yield ("reason", law.name, law.where.reason_span)
 
 
 # ---- helpers --------------------------------------------------------------------
@@ -211,18 +248,22 @@ def _si(dim) -> str:
     return "" if dim.dimensionless else format_si_unit(dim)
 
 
-def _middle(d: A.Domain) -> float:
-    """The middle of a domain: geometric for `log`, a whole number for
-    `integer`, the middle listed value (the lower of two) for a set."""
-    if isinstance(d, A.SetDomain):
-        values = sorted(v.value for v in d.values)
-        return values[(len(values) - 1) // 2]
+def _at_share(d: A.Domain, share: float) -> Optional[float]:
+    """The value `share` of the way through a range domain (in the logarithm
+    for `log`); None for a set or integer domain."""
+    if isinstance(d, A.SetDomain) or d.kind == "integer":
+        return None
     lo, hi = d.lo.value, d.hi.value
     if d.kind == "log":
-        return math.sqrt(lo * hi)
-    if d.kind == "integer":
-        return float(min(max(math.floor((lo + hi) / 2), math.ceil(lo)), math.floor(hi)))
-    return (lo + hi) / 2
+        return math.exp(math.log(lo) + share * (math.log(hi) - math.log(lo)))
+    return lo + share * (hi - lo)
+
+
+def _middle(d: A.Domain) -> float:
+    """The middle of a domain (sampling.domain_middle)."""
+    if isinstance(d, A.SetDomain):
+        return domain_middle("set", 0.0, 0.0, [v.value for v in d.values])
+    return domain_middle(d.kind, d.lo.value, d.hi.value)
 
 
 def _names_in_order(e: A.Expr) -> list[A.Name]:

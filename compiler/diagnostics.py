@@ -132,8 +132,8 @@ class Reporter:
 
     # -- E1xx: syntax ---------------------------------------------------------
     @_kind("E100", "syntax error")
-    def syntax(self, span: Span, message: str, hints: Sequence[str] = ()):
-        return self.error("E100", span, message, hints=hints)
+    def syntax(self, span: Span, message: str, hints: Sequence[str] = (), related=()):
+        return self.error("E100", span, message, hints=hints, related=related)
 
     @_kind("E101", "invalid escape in a string")
     def bad_escape(self, span: Span, escape: str, more: int = 0):
@@ -168,7 +168,11 @@ class Reporter:
         return self.error("E104", span, message, hints=[hint, advice])
 
     @_kind("E103", "invalid number")
-    def bad_number(self, span: Span, text: str):
+    def bad_number(self, span: Span, text: str, ratio: bool = False):
+        if ratio:
+            return self.error("E103", span, f"`{text}` is not a fraction of two whole numbers with a "
+                                            "non-zero denominator",
+                              hints=["write an exact value as `P/Q` with whole P and Q, e.g. `1/3`"])
         return self.error("E103", span, f"`{text}` is not a finite number")
 
     # -- E2xx: names ----------------------------------------------------------
@@ -262,10 +266,30 @@ class Reporter:
 
     # -- E4xx: units and dimensions -------------------------------------------
     @_kind("E400", "unknown unit")
-    def unknown_unit(self, span: Span, text: str, reason: str, suggestions: Sequence[str] = ()):
+    def unknown_unit(self, span: Span, text: str, reason: str, suggestions: Sequence[str] = (),
+                     defined_later: Span | None = None):
+        """`defined_later`: a `unit` statement after this place that defines a name used here."""
+        if defined_later is not None:
+            return self.error("E400", span, f"unknown unit `[{text}]`: it uses a unit the card defines "
+                                            "only further down",
+                              related=[(defined_later, "defined here")],
+                              hints=["move the `unit` statement above its first use"])
         hints = [f"did you mean `{s}`?" for s in suggestions[:1]]
         hints.append("units use pint's syntax, e.g. `m^3 kg^-1 s^-2` or `J/(mol*K)`; `1` is dimensionless")
+        if text.strip().isidentifier():
+            hints.append('a card may define its own unit: `unit solar_mass = 1.98847e30 [kg] "nominal solar mass"`')
         return self.error("E400", span, f"unknown unit `[{text}]`: {reason}", hints=hints)
+
+    @_kind("E411", "bad unit definition")
+    def bad_unit_definition(self, span: Span, name: str, reason: str, value: str = ""):
+        """`reason`: known (pint already has a unit of that name) or value (not positive)."""
+        if reason == "known":
+            return self.error("E411", span, f"`unit {name}`: `{name}` is already a unit, so the card "
+                                            "cannot define it again",
+                              hints=[f"use `[{name}]` as it is, or choose another name, e.g. `{name}_card`"])
+        return self.error("E411", span, f"`unit {name}`: its size `{value}` must be a positive number",
+                          hints=["a unit is a positive multiple of another, e.g. "
+                                 "`unit solar_mass = 1.98847e30 [kg]`"])
 
     @_kind("E401", "offset unit")
     def offset_unit(self, span: Span, text: str):
@@ -278,12 +302,16 @@ class Reporter:
                  related=()):
         """`where`: operator (`+`, `-`), function (its name) or constraint (its comparison)."""
         from .units import describe_dim
-        what = f"the constraint's `{symbol}`" if where == "constraint" else f"`{symbol}`"
+        what = {"constraint": f"the constraint's `{symbol}`",
+                "where": f"the `{symbol}` of a law's `where`"}.get(where, f"`{symbol}`")
+        ratio = left / right
+        hints = [f"the left is the right's dimension times {describe_dim(ratio)}: multiply the right by a "
+                 "quantity of that dimension (a param with that unit, say) or divide the left by one"]
         return self.error(
             "E402", span,
             f"{what} needs operands of the same dimension, but the left is "
             f"{describe_dim(left)} and the right is {describe_dim(right)}",
-            notes=[env_note] if env_note else [], related=related)
+            notes=[env_note] if env_note else [], related=related, hints=hints)
 
     @_kind("E403", "law does not balance")
     def law_mismatch(self, span: Span, output: str, unit_text: str, got, want,
@@ -329,8 +357,22 @@ class Reporter:
                    "to change its unit"])
 
     @_kind("E408", "rebalance cannot be solved")
-    def rebalance_failed(self, span: Span, name: str, reason: str):
-        """`reason`: conflict (the laws ask for different units) or no_effect."""
+    def rebalance_failed(self, span: Span, name: str, reason: str, group: Sequence[str] = (),
+                         fix: str | None = None, related=()):
+        """`reason`: conflict (the laws ask for different units), no_effect, or
+        underdetermined (the units of `group` are fixed only together; `fix`
+        is a param whose keeping fixed determines the others)."""
+        if reason == "underdetermined":
+            names = ", ".join(f"`{n}`" for n in group[:-1]) + f" and `{group[-1]}`"
+            others = [f"`{n}`" for n in group if n != fix]
+            hints = ([f"keep `{fix}` as it is (drop `rebalance {fix}`): the laws then fix the unit"
+                      f"{'s' if len(others) > 1 else ''} of " + (", ".join(others[:-1]) + " and " + others[-1]
+                                                                   if len(others) > 1 else others[0])]
+                     if fix else [])
+            hints.append(f"rebalance {len(group) - 1} of the {len(group)}; any {len(group) - 1} will do")
+            return self.error("E408", span, f"`rebalance {name}`: the rebalance is under-determined: the laws "
+                                            f"fix the units of {names} only together, so many choices "
+                                            "balance them", hints=hints, related=related)
         why = {"conflict": "the laws ask for different units; no single unit balances them all",
                "no_effect": f"the unit of `{name}` does not affect whether any law balances, so there "
                             "is nothing to rebalance"}[reason]
@@ -345,7 +387,8 @@ class Reporter:
     def bad_reference(self, span: Span, name: str, reason: str, ref: str = "", **detail):
         """`reason` (and its `detail`): second (first=the param already fixing
         one), not_input (kind, suggestion), twice, outside (value, outside),
-        unit (own, unit, dim), constraint (where, constraint), unsolvable (where, why)."""
+        unit (own, unit, dim), constraint (where, constraint), unsolvable (where, why),
+        zero (where, output, suggestion: a point where that output is not 0)."""
         from .units import describe_dim
         d = detail.get
         why, hints = {
@@ -366,6 +409,10 @@ class Reporter:
             "constraint": lambda: (f"the reference point {d('where')} breaks the constraint `{d('constraint')}`",
                                    ["choose a reference point that players could ask for"]),
             "unsolvable": lambda: (f"at {d('where')}, {d('why')}", []),
+            "zero": lambda: (f"at {d('where')}, output `{d('output')}` of the counterfactual is 0 whatever the "
+                             f"value of `{name}`, so no value of it can make the worlds agree there",
+                             [f"choose another reference point, e.g. {d('suggestion')}" if d("suggestion")
+                              else "choose another reference point, where the counterfactual's output is not 0"]),
         }[reason]()
         return self.error("E410", span, f"`rebalance {name} at ...`: {why}", hints=hints)
 
@@ -395,16 +442,19 @@ class Reporter:
         return self.error("E503", span, f"output `{name}`: the {which} tolerance must be {need}, got `{got}`",
                           hints=[hint])
 
-    @_kind("E520", "negative noise level")
-    def bad_noise(self, span: Span, name: str, which: str, got: str):
-        return self.error("E520", span, f"output `{name}`: the {which} noise level must be zero or positive, "
+    @_kind("E520", "noise level out of range")
+    def bad_noise(self, span: Span, name: str, which: str, got: str, most: float | None = None):
+        bound = f"zero or positive and at most {most:g}" if most is not None else "zero or positive"
+        return self.error("E520", span, f"output `{name}`: the {which} noise level must be {bound}, "
                                         f"got `{got}`",
                           hints=["the noise's standard deviation is abs + rel·|g|: `rel 1%` or `rel 0.01`, "
                                  "`abs` in the output's unit"])
 
-    @_kind("E521", "out-of-domain factor not above 1")
-    def bad_ood_factor(self, span: Span, got: str):
-        return self.error("E521", span, f"the out-of-domain factor must be above 1, got `{got}`",
+    @_kind("E521", "out-of-domain factor not above 1, or overflowing")
+    def bad_ood_factor(self, span: Span, got: str, widens: str | None = None):
+        message = (f"the out-of-domain factor `{got}` widens input `{widens}` past the largest number"
+                   if widens else f"the out-of-domain factor must be above 1, got `{got}`")
+        return self.error("E521", span, message,
                           hints=["`ood 2` draws the second evaluation set from the domain widened to twice "
                                  "its width around its centre"])
 
@@ -435,8 +485,12 @@ class Reporter:
     def bad_design(self, span: Span, reason: str, name: str = "", value: str = "",
                    outside: tuple | None = None, missing: Sequence[str] = ()):
         """`reason`: not_input, twice, outside (`outside` as `checkutil.outside_domain`
-        gives it) or missing (the inputs an experiment leaves out)."""
+        gives it), missing (the inputs an experiment leaves out) or undefined
+        (law `name` has no value there in world `value`, by its `where`)."""
         why = {"not_input": lambda: f"`{name}` is not an input",
+               "undefined": lambda: f"law {name} has no value at this experiment in the {value} "
+                                    f"world{'s' if ' and ' in value else ''} (its `where` does not hold), so "
+                                    "the oracle would refuse it",
                "twice": lambda: f"`{name}` is given twice in one experiment",
                "outside": lambda: f"{name} = {value} {outside_text(outside)}",
                "missing": lambda: "this experiment does not set " + ", ".join(f"`{m}`" for m in missing),
@@ -494,11 +548,25 @@ class Reporter:
 
     # -- E7xx: numeric checks ---------------------------------------------------
     @_kind("E700", "law undefined on the domain")
-    def undefined_law(self, span: Span, output: str, env: str, infinite: bool, example: str, related=()):
+    def undefined_law(self, span: Span, output: str, env: str, infinite: bool, example: str, related=(),
+                      declared: bool = False):
+        """`declared`: the law has a `where`, and this point satisfies it."""
         why = "infinite" if infinite else "undefined (not a real number)"
+        if declared:
+            return self.error("E700", span, f"law {output} ({env}) is {why} at {example}, where its `where` "
+                                            "says it has a value",
+                              hints=["widen the `where` condition so that it excludes these inputs"],
+                              related=related)
         return self.error("E700", span, f"law {output} ({env}) is {why} on the domain, e.g. at {example}",
-                          hints=["narrow the input domain or add a constraint that excludes these inputs"],
+                          hints=["narrow the input domain or add a constraint that excludes these inputs, "
+                                 'or say where the law has no value: `law ... where COND "REASON"`'],
                           related=related)
+
+    @_kind("E704", "law has no value anywhere on the domain")
+    def nowhere_defined(self, span: Span, output: str, env: str, condition: str):
+        return self.error("E704", span, f"law {output} ({env}) has no value anywhere on the domain: "
+                                        f"`{condition}` holds at none of the probed inputs",
+                          hints=["check the direction of the comparison in `where`"])
 
     @_kind("E701", "counterfactual indistinguishable")
     def indistinguishable(self, span: Span, label: str, passing: Sequence[tuple[str, str, float]], points: int):
@@ -511,7 +579,12 @@ class Reporter:
                           hints=["make the mutation larger, or tighten the outputs' tolerances"])
 
     @_kind("E702", "constraints exclude the domain")
-    def constraints_exclude_domain(self, span: Span, why: str):
+    def constraints_exclude_domain(self, span: Span, why: str, where: bool = False):
+        """`where`: it is the laws' `where` conditions of both worlds together that leave nothing."""
+        if where:
+            return self.error("E702", span, f"the two worlds both have a value almost nowhere on the domain "
+                                            f"(by their laws' `where`): {why}",
+                              hints=["change the counterfactual so that its `where` overlaps the original's"])
         return self.error("E702", span, f"the constraints leave (almost) no legal experiments: {why}; this one rejects the most",
                           hints=["check the direction of each constraint's comparison"])
 
@@ -597,11 +670,14 @@ class Reporter:
     @_kind("W402", "hidden param named in text players see")
     def visible_param(self, span: Span, name: str, place: str, detail: str = ""):
         """`place`: constraint (its text), meta (background or conditions),
-        input or output (the description of `detail`), or message (of a constraint)."""
+        input or output (the description of `detail`), message (of a constraint), or
+        reason (of the `where` of law `detail`)."""
         where = {"constraint": f"the constraint `{detail}`", "meta": f"the {detail}",
                  "input": f"the description of input `{detail}`",
                  "output": f"the description of output `{detail}`",
-                 "message": "the message of a constraint"}[place]
+                 "message": "the message of a constraint",
+                 "reason": f"the reason of the `where` of law `{detail}` (players see it when an "
+                           "experiment is refused)"}[place]
         return self.warning(
             "W402", span, f"{where} names the hidden param `{name}`: players see this text, so it "
             "reveals part of the law",

@@ -20,6 +20,10 @@ between statements are kept (several become one).
 
 The layout of one statement is one small function in `_CELLS`, keyed by the
 AST class: a new statement form is one more entry.
+
+The result is parsed again and compared with the card as read (`card_shape`:
+the AST without spans); a layout that would read as another card is refused
+with an error and the file is left as written.
 """
 
 from __future__ import annotations
@@ -143,6 +147,12 @@ def _output(s: A.Output) -> list[Cell]:
             ("output.spec", spec), ("desc", _desc(s.description))]
 
 
+def _where(w: Optional[A.Where]) -> str:
+    if w is None:
+        return ""
+    return f" where {format_expr(w.left)} {w.op} {format_expr(w.right)} {string_literal(w.reason)}"
+
+
 def _param(s: A.Param) -> list[Cell]:
     return [("param.kw", "param"), ("param.name", s.name), (None, "="),
             ("param.value", _with_unit(s.value.text, s.unit)), ("desc", _desc(s.description))]
@@ -163,7 +173,9 @@ _CELLS: dict[type, Callable[..., list[Cell]]] = {
     A.Output: _output,
     A.Param: _param,
     A.Let: lambda s: [(None, f"let {s.name} = {format_expr(s.expr)}")],
-    A.Law: lambda s: [(None, f"law {s.name} = {format_expr(s.expr)}")],
+    A.Law: lambda s: [(None, f"law {s.name} = {format_expr(s.expr)}" + _where(s.where))],
+    A.UnitDefinition: lambda s: [(None, f"unit {s.name} = {_with_unit(s.value.text, s.unit)}"),
+                                 ("desc", _desc(s.description))],
     A.Constraint: lambda s: [(None, f"constraint {format_expr(s.left)} {s.op} {format_expr(s.right)}"),
                              ("desc", _desc(s.message))],
     A.SetMutation: lambda s: [(None, f"set {s.name} = {_with_unit(s.value.text, s.unit)}")],
@@ -509,7 +521,22 @@ def format_text(text: str, path: str = "<string>") -> FormatResult:
     if report.has_errors:
         return FormatResult(None, report.sorted(), source, kept)
     title = tree.children[0].children[1]
-    return FormatResult(layout(card, (title.end_line, title.end_column), text, comments), [], source, kept)
+    out = layout(card, (title.end_line, title.end_column), text, comments)
+    return FormatResult(*_same_meaning(card, out, source), source, kept)
+
+
+def _same_meaning(card: A.Card, out: str, source: SourceText) -> tuple[Optional[str], list[Diagnostic]]:
+    """`out`, if it reads back as the same card (card_shape: the AST without
+    spans, statements in canonical order); else no text and an error: fmt
+    never changes what a card means."""
+    from .front import parse_source
+    again, _ = parse_source(out, source.path)
+    if again is not None and card_shape(again) == card_shape(card):
+        return out, []
+    report = Reporter(source)
+    report.syntax(card.name_span, "fmt would change what this card means, so it was left as written",
+                  hints=["please report the card; `scigame lint` reads it as written"])
+    return None, report.sorted()
 
 
 # ---- comparing cards as ASTs ------------------------------------------------------------

@@ -31,6 +31,29 @@ if TYPE_CHECKING:
 MAX_DEPTH = 64
 #: Operations in all the expressions of one card together.
 MAX_OPERATIONS = 600
+#: The largest relative measurement noise a card or `eval --noise` may ask for
+#: (1000%: beyond it the noise swamps any law, and near 1e308 it overflows).
+MAX_NOISE_REL = 10.0
+#: The largest absolute noise, in the output's unit.
+MAX_NOISE_ABS = 1e100
+
+
+def widened_bounds(kind: str, lo: float, hi: float, factor: float) -> tuple[float, float]:
+    """A `range`/`integer` domain widened `factor` times about its centre, or a
+    `log` domain widened in the logarithm (see sampling.widened); OverflowError
+    when the widened domain reaches past the largest float."""
+    import math
+    if kind == "log":
+        centre, half = (math.log(lo) + math.log(hi)) / 2, (math.log(hi) - math.log(lo)) / 2
+        lo, hi = math.exp(centre - factor * half), math.exp(centre + factor * half)
+    else:
+        centre, half = (lo + hi) / 2, (hi - lo) / 2
+        lo, hi = centre - factor * half, centre + factor * half
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise OverflowError("the widened domain is not finite")
+    return lo, hi
+
+
 #: Tokens in one card: the parser handles about 20,000 a second, so this
 #: bounds lint's time on any text. Counted before parsing (count_tokens).
 MAX_TOKENS = 50_000

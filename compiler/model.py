@@ -8,7 +8,9 @@ against it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
 
 import numpy as np
@@ -136,6 +138,20 @@ def evaluate(expr: TExpr, values: Mapping[str, object]):
 # ---- the card -------------------------------------------------------------------
 
 
+def domain_middle(kind: str, lo: float, hi: float, values=()) -> float:
+    """The middle of a domain: geometric for `log` (the middle of what is
+    sampled), a whole number for `integer`, the middle listed value (the
+    lower of two) for a set."""
+    if kind == "set":
+        ordered = sorted(values)
+        return ordered[(len(ordered) - 1) // 2]
+    if kind == "log":
+        return math.sqrt(lo * hi)
+    if kind == "integer":
+        return float(min(max(math.floor((lo + hi) / 2), math.ceil(lo)), math.floor(hi)))
+    return (lo + hi) / 2
+
+
 @dataclass(frozen=True)
 class InputModel:
     name: str
@@ -146,6 +162,11 @@ class InputModel:
     values: tuple[float, ...]  # for kind == "set"
     description: str
     span: Span
+
+    @property
+    def middle(self) -> float:
+        """The middle of the domain in the declared unit (see `domain_middle`)."""
+        return domain_middle(self.kind, self.lo, self.hi, self.values)
 
 
 @dataclass(frozen=True)
@@ -170,6 +191,7 @@ class ParamValue:
     dim: Dim
     unit_text: str  # the unit the value is shown in (SI after a rebalance)
     span: Span
+    exact: Optional[Fraction] = None  # the SI value exactly, for `param k = 2/3` / `set n = 1/3`
 
 
 @dataclass(frozen=True)
@@ -191,6 +213,31 @@ class Environment:
     params: dict[str, ParamValue]
     lets: tuple[tuple[str, TExpr], ...]
     laws: dict[str, TExpr]
+    #: output -> where its law has a value (`law ... where COND "REASON"`; message is the reason)
+    where: dict[str, "ConstraintModel"] = field(default_factory=dict)
+
+    def scope(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, object]:
+        """Inputs (declared units, converted to SI), params and lets of this world."""
+        values: dict[str, object] = {}
+        with np.errstate(all="ignore"):
+            for spec in card.inputs:
+                values[spec.name] = np.asarray(inputs[spec.name], dtype=float) * spec.unit.si_factor
+            for name, p in self.params.items():
+                values[name] = p.value
+            for name, expr in self.lets:
+                values[name] = evaluate(expr, values)
+        return values
+
+    def defined(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
+        """For each output with a `where`, whether its condition holds at each point."""
+        from .semantics import COMPARISONS
+        if not self.where:
+            return {}
+        shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs)) if card.inputs else ()
+        values = self.scope(card, inputs)
+        with np.errstate(all="ignore"):
+            return {name: np.broadcast_to(COMPARISONS[c.op](evaluate(c.left, values), evaluate(c.right, values)),
+                                          shape).copy() for name, c in self.where.items()}
 
     def evaluate(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
         """Outputs in their declared units for inputs in their declared units
@@ -259,6 +306,8 @@ class CheckedCard:
     magnitude_span: Optional[Span] = None
     #: (environment, output) -> the span of the law in force there
     law_spans: dict[tuple[str, str], Span] = field(default_factory=dict)
+    #: the span of each point of an explicit design (`fixed design { ... }`)
+    design_point_spans: tuple[Span, ...] = ()
 
     def environment(self, name: str) -> Environment:
         if name == "original":

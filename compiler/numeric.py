@@ -27,7 +27,7 @@ def _probe_points(card: CheckedCard) -> dict[str, np.ndarray]:
     corner of the domain box, and random points. (A generated design is
     drawn from the domain like the random probes; drawing it would import
     scipy's Sobol engine into every lint.)"""
-    ev = evaluation_set(card)
+    ev = evaluation_set(card, defined_only=False)
     design = fixed_design(card) if card.design_method is None else {}
     corner_values = []
     for s in card.inputs:
@@ -96,9 +96,20 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
     reported: set = set()
     for env in (card.original, card.counterfactual):
         values = env.evaluate(card, probes)
+        declared = env.defined(card, probes)
         for out in card.outputs:
             v = values[out.name]
-            bad = np.flatnonzero(~np.isfinite(v))
+            holds_here = declared.get(out.name)
+            if holds_here is not None and not holds_here.any():
+                defined = False
+                span = card.law_spans[(env.name, out.name)]
+                if span not in reported:
+                    reported.add(span)
+                    report.nowhere_defined(env.where[out.name].span, out.name, env.name,
+                                           env.where[out.name].text)
+                continue
+            # a law need not have a value where its `where` says it has none
+            bad = np.flatnonzero(~np.isfinite(v) & (True if holds_here is None else holds_here))
             if len(bad):
                 defined = False
                 i = bad[0]
@@ -110,10 +121,16 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                 related = [(m.span, f"`{m.target}` is replaced here") for m in card.mutations
                            if m.kind == "let" and env.name == "counterfactual"
                            and span == card.law_spans[("original", out.name)]]
-                report.undefined_law(span, out.name, env.name, not np.isnan(v[i]), _point_text(card, probes, i), related)
+                report.undefined_law(span, out.name, env.name, not np.isnan(v[i]), _point_text(card, probes, i), related,
+                                     declared=holds_here is not None)
     if not defined:
         return
-    ev = evaluation_set(card)
+    _explicit_design_defined(card, report)
+    try:
+        ev = evaluation_set(card)
+    except SamplingError as exc:  # both worlds have a value almost nowhere together
+        report.constraints_exclude_domain(card.counterfactual_span, str(exc), where=True)
+        return
     orig = card.original.evaluate(card, ev)
     cf = card.counterfactual.evaluate(card, ev)
     passing = []
@@ -127,6 +144,22 @@ def numeric_checks(card: CheckedCard, report: Reporter) -> None:
                                  card.evaluation_size)
     elif any(o.noise_rel is not None for o in card.outputs):
         _noise_check(card, report)
+
+
+def _explicit_design_defined(card: CheckedCard, report: Reporter) -> None:
+    """E508: an explicit Fixed design point where a law has no value by its
+    `where`, in either world (the oracle would refuse that experiment)."""
+    if card.design_method is not None or not card.design_points or not card.design_point_spans:
+        return
+    points = {s.name: np.array([p[s.name] for p in card.design_points], dtype=float) for s in card.inputs}
+    failing: dict[int, dict[str, list[str]]] = {}  # point -> output -> worlds
+    for env in (card.original, card.counterfactual):
+        for output, holds_here in env.defined(card, points).items():
+            for i in np.flatnonzero(~holds_here):
+                failing.setdefault(int(i), {}).setdefault(output, []).append(env.name)
+    for i, outputs in sorted(failing.items()):
+        output, worlds = next(iter(sorted(outputs.items())))
+        report.bad_design(card.design_point_spans[i], "undefined", output, " and ".join(worlds))
 
 
 #: The separation, in standard deviations of the noise, that the Fixed

@@ -20,7 +20,13 @@ from .model import TExpr, evaluate
 
 class ReferenceUnsolvable(Exception):
     """No factor makes the worlds agree at the reference point; the message
-    says why, in words for a diagnostic."""
+    says why, in words for a diagnostic. `zero` names an output of the
+    counterfactual that is 0 there whatever the factor (the law does change
+    with the param elsewhere: another point can work)."""
+
+    def __init__(self, message: str, zero: str | None = None):
+        super().__init__(message)
+        self.zero = zero
 
 
 def world_outputs(lets: Mapping[str, TExpr], laws: Mapping[str, TExpr],
@@ -41,6 +47,9 @@ def solve_factor(target: Mapping[str, float], world: Callable[[float], Mapping[s
     base, moved = world(1.0), world(2.0)
     depends = [o for o in sorted(target) if not _same(base[o], moved[o], 1e-12)]
     if not depends:
+        zero = [o for o in sorted(target) if base[o] == 0 and moved[o] == 0 and target[o] != 0]
+        if zero:
+            raise ReferenceUnsolvable(f"output `{zero[0]}` of the counterfactual is 0 there", zero=zero[0])
         raise ReferenceUnsolvable("no law changes with it, so no value of it can make the worlds agree")
     first = depends[0]
     want = target[first]

@@ -13,11 +13,12 @@ from typing import Callable, Optional
 import numpy as np
 
 from .model import CheckedCard, ConstraintModel, InputModel, evaluate
+from .limits import widened_bounds
 from .semantics import COMPARISONS
 
 
 class SamplingError(ValueError):
-    """The constraints leave (almost) nothing of the domain."""
+    """The constraints (and the laws' `where`) leave (almost) nothing of the domain."""
 
 
 def from_unit(spec: InputModel, u: np.ndarray) -> np.ndarray:
@@ -78,12 +79,28 @@ def _draw(card: CheckedCard, size: int, unit_sampler: Callable[[int], np.ndarray
     return {n: np.concatenate(kept[n]) for n in names}
 
 
-def evaluation_set(card: CheckedCard) -> dict[str, np.ndarray]:
+def both_defined(card: CheckedCard) -> Optional[Callable[[dict], np.ndarray]]:
+    """A mask of the points where every law of both worlds has a value by
+    its `where` (None when no law declares one)."""
+    if not (card.original.where or card.counterfactual.where):
+        return None
+
+    def mask(points: dict[str, np.ndarray]) -> np.ndarray:
+        ok = np.ones(len(next(iter(points.values()))), dtype=bool)
+        for env in (card.original, card.counterfactual):
+            for holds_here in env.defined(card, points).values():
+                ok &= holds_here
+        return ok
+    return mask
+
+
+def evaluation_set(card: CheckedCard, defined_only: bool = True) -> dict[str, np.ndarray]:
     """The hidden evaluation set: `evaluation N seed S` uniform random points
-    (log-uniform on `log` domains)."""
+    (log-uniform on `log` domains), where both worlds' laws have a value
+    (unless `defined_only` is False: lint probes the laws everywhere)."""
     rng = np.random.default_rng(card.evaluation_seed)
     return _draw(card, card.evaluation_size, lambda n: rng.random((n, len(card.inputs))),
-                 "evaluation set")
+                 "evaluation set", accept=both_defined(card) if defined_only else None)
 
 
 def widened(spec: InputModel, factor: float) -> InputModel:
@@ -93,11 +110,9 @@ def widened(spec: InputModel, factor: float) -> InputModel:
     negative out of domain); a discrete set is kept as it is."""
     if spec.kind == "set":
         return spec
+    lo, hi = widened_bounds(spec.kind, spec.lo, spec.hi, factor)  # lint has refused an overflowing factor
     if spec.kind == "log":
-        centre, half = (math.log(spec.lo) + math.log(spec.hi)) / 2, (math.log(spec.hi) - math.log(spec.lo)) / 2
-        return dataclasses.replace(spec, lo=math.exp(centre - factor * half), hi=math.exp(centre + factor * half))
-    centre, half = (spec.lo + spec.hi) / 2, (spec.hi - spec.lo) / 2
-    lo, hi = centre - factor * half, centre + factor * half
+        return dataclasses.replace(spec, lo=lo, hi=hi)
     if spec.lo >= 0:
         lo = max(lo, 0.0)
     return dataclasses.replace(spec, lo=lo, hi=hi)
@@ -113,8 +128,10 @@ def ood_set(card: CheckedCard) -> Optional[dict[str, np.ndarray]]:
     wide = dataclasses.replace(card, inputs=tuple(widened(s, card.evaluation_ood) for s in card.inputs))
     rng = np.random.default_rng([card.evaluation_seed, 1])
 
+    declared = both_defined(card)
+
     def defined(points: dict[str, np.ndarray]) -> np.ndarray:
-        ok = np.ones(len(next(iter(points.values()))), dtype=bool)
+        ok = np.ones(len(next(iter(points.values()))), dtype=bool) if declared is None else declared(points)
         for env in (card.original, card.counterfactual):
             for values in env.evaluate(card, points).values():
                 ok &= np.isfinite(np.broadcast_to(values, ok.shape))
@@ -140,7 +157,7 @@ def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
     size = card.design_size if card.design_method == "grid" else max(card.design_size, DESIGN_SEQUENCE)
     if card.design_method == "random":
         rng = np.random.default_rng(seed)
-        return _draw(card, size, lambda n: rng.random((n, d)), "fixed design")
+        return _draw(card, size, lambda n: rng.random((n, d)), "fixed design", accept=both_defined(card))
     if card.design_method == "sobol":
         from scipy.stats import qmc
         engine = qmc.Sobol(d, scramble=True, seed=seed)
@@ -149,7 +166,7 @@ def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
             with warnings.catch_warnings():  # balance warnings for n not a power of 2
                 warnings.simplefilter("ignore")
                 return engine.random(n)
-        return _draw(card, size, sobol, "fixed design")
+        return _draw(card, size, sobol, "fixed design", accept=both_defined(card))
     size = card.design_size
     # grid: k levels per input at cell centres, then `size` points spread
     # evenly over the grid's lexicographic order
@@ -158,6 +175,9 @@ def fixed_design(card: CheckedCard) -> dict[str, np.ndarray]:
     mesh = np.stack(np.meshgrid(*([levels] * d), indexing="ij"), -1).reshape(-1, d)
     pts = {s.name: from_unit(s, mesh[:, i]) for i, s in enumerate(card.inputs)}
     mask = constraint_mask(card, pts)
+    defined = both_defined(card)
+    if defined is not None:
+        mask &= defined(pts)
     idx = np.flatnonzero(mask)
     if len(idx) == 0:
         raise SamplingError("the constraints exclude every point of the grid design")

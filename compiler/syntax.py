@@ -76,7 +76,11 @@ def parse_tree(source: SourceText, report: Reporter) -> Tree | None:
     try:
         return parser().parse(source.text)
     except UnexpectedInput as exc:
-        _report_syntax_error(source, exc, report)
+        found = _recognised(source, exc)
+        if found is not None:
+            report.syntax(found.span, found.message, hints=found.hints, related=found.related)
+        else:
+            _report_syntax_error(source, exc, report)
         return None
 
 
@@ -167,19 +171,39 @@ def _expected(exc: UnexpectedInput) -> set[str]:
     return set(getattr(exc, "expected", None) or ())
 
 
-def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
-    line, column = max(getattr(exc, "line", 1) or 1, 1), max(getattr(exc, "column", 1) or 1, 1)
+def _recognised(source: SourceText, exc: UnexpectedInput):
+    """A newcomer mistake recognised around the error (see syntax_hints.py), or None."""
+    from .syntax_hints import recognise
+    token = getattr(exc, "token", None)
     if isinstance(exc, UnexpectedCharacters):
-        char = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else ""
-        span = Span(line, column, line, column + 1)
-        hint = []
-        if char == "'":
-            hint.append('strings use double quotes: "..."')
-        elif char == '"':
-            hint.append('this string is not closed on its line; use """...""" for text over several lines')
-        elif char in "[]":
-            hint.append("units are written right after a name or number, e.g. `9.81 [m/s^2]`")
-        report.syntax(span, f"unexpected character `{char}`", hints=hint)
+        span = Span(exc.line, exc.column, exc.line, exc.column + 1)
+    elif token is None or token.type == "$END":
+        lines = source.text.split("\n")
+        while len(lines) > 1 and not lines[-1].strip():
+            lines.pop()
+        span = Span(len(lines), len(lines[-1].rstrip("\r")) + 1, len(lines), len(lines[-1].rstrip("\r")) + 2)
+    else:
+        span = Span(token.line, token.column, token.end_line or token.line, token.end_column or token.column + 1)
+    return recognise(source, exc, _expected(exc) if not isinstance(exc, UnexpectedCharacters) else set(), span)
+
+
+def _report_bad_character(source: SourceText, exc: UnexpectedCharacters, report: Reporter) -> None:
+    line, column = max(getattr(exc, "line", 1) or 1, 1), max(getattr(exc, "column", 1) or 1, 1)
+    char = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else ""
+    span = Span(line, column, line, column + 1)
+    hint = []
+    if char == "'":
+        hint.append('strings use double quotes: "..."')
+    elif char == '"':
+        hint.append('this string is not closed on its line; use """...""" for text over several lines')
+    elif char in "[]":
+        hint.append("units are written right after a name or number, e.g. `9.81 [m/s^2]`")
+    report.syntax(span, f"unexpected character `{char}`", hints=hint)
+
+
+def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
+    if isinstance(exc, UnexpectedCharacters):
+        _report_bad_character(source, exc, report)
         return
     token = getattr(exc, "token", None)
     at_end = token is None or token.type == "$END"

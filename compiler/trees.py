@@ -143,7 +143,8 @@ def expr_tree(card: CheckedCard, env: Environment, expr: TExpr) -> Tree:
             if e.role == "input":
                 return _scale({"var": e.name}, factors[e.name])
             if e.role == "param":
-                return _num(env.params[e.name].value)
+                p = env.params[e.name]
+                return _rational_tree(p.exact) if p.exact is not None else _num(p.value)
             if e.name not in memo:
                 memo[e.name] = conv(lets[e.name])
             return memo[e.name]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
 import numpy as np
@@ -38,16 +39,25 @@ class EnvState:
     param_dims: Mapping[str, Optional[Dim]]
     lets: Mapping[str, A.Let]  # the definitions in force
     laws: Mapping[str, A.Law]
+    #: params whose SI value is an exact rational (`param k = 2/3`, `set n = 1/3`)
+    param_exact: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
 
     @property
     def note(self) -> Optional[str]:
         return f'in the counterfactual "{self.label}"' if self.name == "counterfactual" else None
 
-    def with_param(self, name: str, value: Optional[float] = None, **dim) -> "EnvState":
-        """A copy with param `name` at a new value and/or (`dim=`) dimension."""
+    def with_param(self, name: str, value: Optional[float] = None, exact: Optional[Fraction] = None,
+                   **dim) -> "EnvState":
+        """A copy with param `name` at a new value (exactly `exact` when given)
+        and/or (`dim=`) dimension."""
         values = {**self.param_values, name: value} if value is not None else self.param_values
         dims = {**self.param_dims, name: dim["dim"]} if "dim" in dim else self.param_dims
-        return dataclasses.replace(self, param_values=values, param_dims=dims)
+        known = self.param_exact
+        if value is not None:
+            known = {k: v for k, v in known.items() if k != name}
+            if exact is not None:
+                known[name] = exact
+        return dataclasses.replace(self, param_values=values, param_dims=dims, param_exact=known)
 
     def with_dims(self, dims: Mapping[str, Optional[Dim]]) -> "EnvState":
         return dataclasses.replace(self, param_dims={**self.param_dims, **dims})
@@ -67,6 +77,8 @@ class Typed:
     lets: dict[str, TExpr]
     laws: dict[str, TExpr]
     equations: tuple[tuple[Dim, str], ...] = ()
+    #: output -> the typed `where` condition of its law (where it has a value)
+    wheres: dict = dataclasses.field(default_factory=dict)
 
 
 class Typer:
@@ -161,7 +173,9 @@ class Typer:
         if not self.is_constant(exponent):
             self.report.variable_exponent(e.right.span, base.dim, self.env.note)
             return TBinary("pow", base, exponent, None, e.span)
-        value = self.constant_value(exponent)
+        value = self.constant_exact(exponent)
+        if value is None:
+            value = self.constant_value(exponent)
         if value is None or not math.isfinite(value):
             self.report.bad_exponent_value(e.right.span, self.env.note)
             return TBinary("pow", base, exponent, None, e.span)
@@ -206,6 +220,39 @@ class Typer:
             return self.is_constant(e.left) and self.is_constant(e.right)
         return all(self.is_constant(a) for a in e.args)
 
+    def constant_exact(self, e: TExpr) -> Optional[Fraction]:
+        """A constant expression's exact value, where it is a rational
+        reached by `+ - * /` and whole powers from exact params and the
+        decimals written in the card; None otherwise (then it is folded in
+        floating point, `constant_value`). Keeps `x^(1/3)` with `param n = 1/3`
+        exactly [x]^(1/3), whatever the denominator."""
+        if isinstance(e, TConst):
+            return Fraction(repr(e.value)) if e.dim is not None and e.dim.dimensionless and \
+                math.isfinite(e.value) and e.span is not None and abs(e.value) < 1e12 else None
+        if isinstance(e, TRef):
+            if e.role == "param":
+                return self.env.param_exact.get(e.name, _decimal(self.env.param_values.get(e.name)))
+            typed = self.typed_lets.get(e.name) if e.role == "let" else None
+            return self.constant_exact(typed) if typed is not None and self.is_constant(typed) else None
+        if isinstance(e, TUnary):
+            inner = self.constant_exact(e.operand)
+            return -inner if inner is not None else None
+        if isinstance(e, TBinary):
+            a, b = self.constant_exact(e.left), self.constant_exact(e.right)
+            if a is None or b is None:
+                return None
+            if e.op == "add":
+                return a + b
+            if e.op == "sub":
+                return a - b
+            if e.op == "mul":
+                return a * b
+            if e.op == "div":
+                return a / b if b != 0 else None
+            if b.denominator == 1 and abs(b) <= 64 and (a != 0 or b > 0):
+                return a ** int(b)
+        return None
+
     def constant_value(self, e: TExpr) -> Optional[float]:
         values: dict[str, object] = dict(self.env.param_values)
         if any(name not in self.typed_lets for name in refs(e, "let")):
@@ -218,6 +265,13 @@ class Typer:
                 return float(evaluate(e, values))
         except (KeyError, TypeError, ValueError, OverflowError):
             return None
+
+
+def _decimal(value: Optional[float]) -> Optional[Fraction]:
+    """The decimal a param's float stands for (`0.5` is 1/2), as a Fraction."""
+    if value is None or not math.isfinite(value) or abs(value) >= 1e12:
+        return None
+    return Fraction(repr(value))
 
 
 def let_order(lets: Mapping[str, A.Let], report: Reporter) -> list[str]:

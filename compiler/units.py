@@ -37,14 +37,20 @@ _NAMED = ("force", "energy", "power", "pressure", "velocity", "acceleration",
 
 def snap(exponent: float | Fraction | int) -> Fraction:
     """An exponent as an exact fraction; floats within 1e-9 of a simple
-    fraction (denominator <= 1000) become that fraction."""
-    if isinstance(exponent, Fraction):
-        return exponent
+    fraction (denominator <= 1000) become that fraction. So does a Fraction
+    of a large denominator that close to one: sums of the decimals that
+    stand for irrational exponents (`n * exp(1)`) leave residues such as
+    1e-16, which are rounding, not dimension. An exact fraction further from
+    every simple one (`1/1234`) is kept as it is."""
     if isinstance(exponent, int):
         return Fraction(exponent)
+    if isinstance(exponent, Fraction) and exponent.denominator <= 1000:
+        return exponent
     simple = Fraction(exponent).limit_denominator(1000)
-    if abs(float(simple) - exponent) <= 1e-9 * max(1.0, abs(exponent)):
+    if abs(float(simple) - float(exponent)) <= 1e-9 * max(1.0, abs(float(exponent))):
         return simple
+    if isinstance(exponent, Fraction):
+        return exponent
     return Fraction(repr(float(exponent)))
 
 
@@ -329,3 +335,55 @@ def known_unit_names() -> list[str]:
     """Unit names and symbols the registry knows (for did-you-mean hints)."""
     ureg = registry()
     return sorted(set(ureg._units.keys()))
+
+
+# ---- units a card defines (`unit NAME = VALUE [UNIT] "DESC"`) ---------------------
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def defined_unit(name: str, value: float, unit: Unit) -> Unit:
+    """The unit `name` a card defines as `value` times `unit`."""
+    return Unit(name, unit.dim, value * unit.si_factor)
+
+
+def is_known_unit(name: str) -> bool:
+    """Whether pint (or the cache of units it resolved) already knows `name`."""
+    try:
+        resolve_unit(name)
+    except UnitError:
+        return False
+    return True
+
+
+def resolve_card_unit(text: str, defined: Mapping[str, Unit]) -> Unit:
+    """Resolve a unit that may use units the card defines (`defined`, name ->
+    Unit): pint reads the text with each defined name standing for its SI
+    quantity, so `solar_mass/pc^3` converts and checks like a built-in unit.
+    Without any defined name in it, this is `resolve_unit`."""
+    used = {w for w in _WORD.findall(text) if w in defined}
+    if not used:
+        return resolve_unit(text)
+    text = text.strip()
+    _check_bounds(text)
+    ureg = registry()
+    try:
+        # the text must still be a product of units once every defined name is one: no numbers
+        ureg.parse_units(_WORD.sub(lambda m: "meter" if m.group(0) in used else m.group(0), text))
+        values = {n: ureg.Quantity(defined[n].si_factor, format_si_unit(defined[n].dim) if not
+                                   defined[n].dim.dimensionless else "") for n in used}
+        quantity = ureg.parse_expression(text, **values)
+        if not hasattr(quantity, "to_base_units"):
+            quantity = ureg.Quantity(float(quantity))
+        if not quantity._is_multiplicative:
+            raise UnitError("offset", f"`{text}` is an offset unit")
+        base = quantity.to_base_units()
+        factor = float(base.magnitude)
+        dim = Dim.of(dict(quantity.dimensionality))
+    except UnitError:
+        raise
+    except Exception as exc:  # pint raises several kinds; all mean "not a unit"
+        raise UnitError("unknown", _pint_reason(exc)) from None
+    if not math.isfinite(factor) or factor <= 0.0:
+        raise UnitError("unknown", f"`{text}` has no finite positive SI factor")
+    return Unit(text, dim, factor)

@@ -6,7 +6,8 @@ Run from the repository root:
 
 CARD defaults to cards/historical/gravitation.sci; the experiment evaluated
 below is the default card's (m1 = 100 kg, m2 = 200 kg, r = 2 m). For another
-card, the midpoint of every input's domain is used instead.
+card, the middle of every input's domain is used instead (the geometric
+middle of a `log` domain, the middle of what is sampled).
 """
 
 from __future__ import annotations
@@ -64,9 +65,8 @@ def main(argv: list[str]) -> int:
     if path.resolve() == DEFAULT_CARD:
         point = {"m1": 100.0, "m2": 200.0, "r": 2.0}
     else:
-        point = {s.name: (s.values[len(s.values) // 2] if s.kind == "set" else
-                          round((s.lo + s.hi) / 2) if s.kind == "integer" else (s.lo + s.hi) / 2)
-                 for s in card.inputs}
+        # the middle of each domain: geometric on a `log` domain, as it is sampled
+        point = {s.name: s.middle for s in card.inputs}
     print("\nexperiment: " + ", ".join(f"{k} = {v:g}" for k, v in point.items()))
 
     # evaluate() is the reference evaluator: inputs in declared units in,
@@ -80,7 +80,7 @@ def main(argv: list[str]) -> int:
     # Arrays work too: one call evaluates many experiments at once.
     first = card.inputs[0]
     sweep = dict(point)
-    sweep[first.name] = [first.lo, (first.lo + first.hi) / 2, first.hi]
+    sweep[first.name] = [first.lo, first.middle, first.hi]
     values = card.original.evaluate(card, sweep)
     out = card.outputs[0].name
     print(f"\noriginal {out} with {first.name} at its low, middle and high value: "

@@ -23,7 +23,7 @@ import numpy as np
 import json
 
 from .compiler.artifact import FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
-from .oracle import Rejection, add_noise, check_proposal, quantize
+from .oracle import Rejection, add_noise, check_defined, check_proposal, quantize
 
 ENVIRONMENTS = ("original", "counterfactual")
 
@@ -190,13 +190,10 @@ class CompiledCard:
         _check_env(env)
         wanted = list(outputs) if outputs is not None else None
         values = check_proposal(self.data, inputs, wanted)
+        check_defined(self.data, env, values, wanted)
         result = self.run_kernel(env, values)
         # by rule, a point where the law is not a finite number is a rejected observation
-        bad = [f"{k} is not a finite number at these inputs ({'NaN' if np.isnan(v).any() else '±inf'}); "
-               "choose other inputs" for k, v in result.items()
-               if (wanted is None or k in wanted) and not np.isfinite(v).all()]
-        if bad:
-            raise Rejection(bad)
+        _refuse_non_finite(result, values, wanted, "")
         if exact:
             return {k: v for k, v in result.items() if wanted is None or k in wanted}
         rng = np.random.default_rng(seed)
@@ -205,7 +202,9 @@ class CompiledCard:
         # the same value whichever others are asked for
         noisy = {k: add_noise(v, models[k], rng) for k, v in result.items()}
         res = {o.name: o.resolution for o in self.data.outputs}
-        return {k: quantize(v, res[k]) for k, v in noisy.items() if wanted is None or k in wanted}
+        observed = {k: quantize(v, res[k]) for k, v in noisy.items() if wanted is None or k in wanted}
+        _refuse_non_finite(observed, values, wanted, " once its measurement noise is added")
+        return observed
 
     # -- scoring ---------------------------------------------------------------------
     def score(self, predictor, env: str, strict_timeout: float = 5.0):
@@ -214,6 +213,20 @@ class CompiledCard:
         from .scoring import score_predictor
         _check_env(env)
         return score_predictor(self, predictor, env, strict_timeout=strict_timeout)
+
+
+def _refuse_non_finite(result: dict, inputs: Mapping[str, np.ndarray], wanted, how: str) -> None:
+    """Rejection naming each output that is not a finite number and the inputs
+    of its first such point (`T is not a finite number (±inf) at L=1e308`)."""
+    bad = []
+    for k, v in result.items():
+        if (wanted is None or k in wanted) and not np.isfinite(v).all():
+            i = int(np.flatnonzero(~np.isfinite(np.atleast_1d(v)))[0])
+            at = ", ".join(f"{n}={np.atleast_1d(x)[min(i, np.size(x) - 1)]:g}" for n, x in inputs.items())
+            kind = "NaN" if np.isnan(np.atleast_1d(v)[i]) else "±inf"
+            bad.append(f"{k} is not a finite number{how} ({kind}) at {at}; choose other inputs")
+    if bad:
+        raise Rejection(bad)
 
 
 _PARALLEL_LOCK = threading.Lock()

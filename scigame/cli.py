@@ -10,6 +10,7 @@ import click
 
 from .commands import cards, curate, evaluate, play, report, source
 from .commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE  # noqa: F401 - the exit codes, for scripts
+from .commands.common import say
 from .errors import UserFacingError
 
 
@@ -31,17 +32,21 @@ class _Group(click.Group):
             click.echo("interrupted", err=True)
             sys.exit(130)
         except UserFacingError as exc:  # a damaged store, a run folder in use: already one line
-            click.echo(f"scigame: {exc}", err=True)
+            say(f"scigame: {exc}", err=True)
             sys.exit(EXIT_USAGE)
         except OSError as exc:  # the file system said no: name the file
             where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"scigame: {where}{exc.strerror or exc}", err=True)
+            say(f"scigame: {where}{exc.strerror or exc}", err=True)
             sys.exit(EXIT_USAGE)
         except Exception as exc:  # noqa: BLE001 - the last line of defence
             import os
             if os.environ.get("SCIGAME_DEBUG"):
                 raise
-            click.echo(f"scigame: internal error: {type(exc).__name__}: {exc}\n"
+            if type(exc).__module__ == "sqlite3":  # damage Store's own check did not see: still one line
+                say(f"scigame: a run store could not be read ({type(exc).__name__}: {exc}); it may be damaged",
+                    err=True)
+                sys.exit(EXIT_USAGE)
+            say(f"scigame: internal error: {type(exc).__name__}: {exc}\n"
                        "  (set SCIGAME_DEBUG=1 to see the traceback, and please report it)", err=True)
             sys.exit(EXIT_USAGE)
 

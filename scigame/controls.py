@@ -24,6 +24,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from .compiler.artifact import DomainSpec, InputSpec
+from .compiler.limits import MAX_NOISE_REL
 from .oracle import Rejection
 from .records import Observation
 
@@ -64,7 +65,7 @@ class Controls(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    noise: Optional[float] = Field(default=None, ge=0.0, allow_inf_nan=False)
+    noise: Optional[float] = Field(default=None, ge=0.0, le=MAX_NOISE_REL, allow_inf_nan=False)
     context: Literal["full", "no-background", "anonymous"] = "full"
     distractors: int = Field(default=0, ge=0, le=MAX_DISTRACTORS)
 

@@ -34,6 +34,7 @@ from typing import Any, Literal, Optional, Sequence
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from .compiler.atomic import write_atomic
 from .compiler.functions import FUNCTIONS
 from .llm.client import ChatClient
 from .llm.conversation import MAX_CORRECTIONS, converse, correction, model_check
@@ -654,13 +655,12 @@ def _write_draft(extraction: Extraction, name: str, out_dir: str | Path, source_
     out.mkdir(parents=True, exist_ok=True)
     draft = out / f"{name}.sci"
     prov = out / f"{name}.provenance.json"
-    draft.write_text(extraction.card if extraction.card.endswith("\n") else extraction.card + "\n",
-                     encoding="utf-8")
+    write_atomic(draft, extraction.card if extraction.card.endswith("\n") else extraction.card + "\n")
     doc = ProvenanceDocument(card=name, draft=str(draft),
                              source=SourceInfo(path=str(source_path), sha256=sha256_text(text),
                                                lines=len(source_lines(text))),
                              model=model, corrections=corrections, provenance=extraction.provenance)
-    prov.write_text(doc.model_dump_json(indent=2, exclude_none=True) + "\n", encoding="utf-8")
+    write_atomic(prov, doc.model_dump_json(indent=2, exclude_none=True) + "\n")
     return draft, prov
 
 
@@ -747,5 +747,5 @@ async def review(draft_path: str | Path, source_path: str | Path, client: ChatCl
 
 def write_review(result: ReviewResult, path: str | Path | None = None) -> Path:
     target = Path(path) if path is not None else review_path(result.draft)
-    target.write_text(result.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    write_atomic(target, result.model_dump_json(indent=2) + "\n")
     return target

@@ -324,10 +324,8 @@ def unpack_card(bundle: dict[str, bytes], root: Path) -> Path:
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    from .compiler.atomic import write_atomic
+    write_atomic(path, data)
 
 
 def _ray_play(factory_bytes: bytes, bundle: dict[str, bytes], key_json: str, seed: int,
@@ -393,9 +391,12 @@ def _check_reachable(address: Optional[str]) -> None:
     if not address or "://" in address or address == "auto" or ":" not in address:
         return
     host, _, port = address.rpartition(":")
+    if not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise ExecutorError(f"--ray-address {address}: the port {port!r} is not a number from 1 to 65535 "
+                            "(give HOST:PORT, ray://HOST:PORT or auto)")
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         raise ExecutorError(f"--ray-address {address}: cannot connect to Ray: "
                             f"{exc.strerror or exc}") from None
 

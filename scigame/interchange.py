@@ -12,6 +12,13 @@ exported, imported and exported again gives the same JSON, and the
 imported card has the same numbers, units and expressions, so it
 simulates identically. Comments and layout are not carried (the imported
 card is written in `scigame fmt`'s layout).
+
+`read_card_json(raw)` is how `scigame import` reads the file, with limits
+like lint's: at most MAX_JSON_BYTES, nested at most MAX_JSON_DEPTH deep,
+at most MAX_TOKENS values in all (lint's token limit), integers of at most
+MAX_INTEGER_DIGITS digits (and within ±2^53), no key twice in one object;
+a name a card may not declare (`law`, `sin`, `pi`) is refused at import,
+as lint would refuse it.
 """
 
 from __future__ import annotations
@@ -79,16 +86,39 @@ class OutputDoc(_Doc):
     description: str = ""
 
 
+#: An exact rational of `param` and `set` (`param k = 2/3`), as its `.sci` text.
+Ratio = Annotated[str, Field(pattern=r"^-?\d+/\d+$", description="an exact fraction, e.g. \"2/3\"")]
+
+
 class ParamDoc(_Doc):
+    name: Name
+    value: Union[float, Ratio]
+    unit: Unit = None
+    description: str = ""
+
+
+class UnitDefinitionDoc(_Doc):
+    """`unit NAME = VALUE [UNIT] "DESC"`: a unit the card defines."""
+
     name: Name
     value: float
     unit: Unit = None
     description: str = ""
 
 
+class WhereDoc(_Doc):
+    """`where LEFT OP RIGHT "REASON"`: where a law has a value."""
+
+    left: Expression
+    op: Literal["<", "<=", ">", ">="]
+    right: Expression
+    reason: str
+
+
 class Definition(_Doc):
     name: Name
     expr: Expression
+    where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
 
 
 class ConstraintDoc(_Doc):
@@ -101,7 +131,7 @@ class ConstraintDoc(_Doc):
 class SetDoc(_Doc):
     kind: Literal["set"]
     name: Name
-    value: float
+    value: Union[float, Ratio]
     unit: Unit = None
 
 
@@ -132,6 +162,7 @@ class ReplaceDoc(_Doc):
     kind: Literal["let", "law"]
     name: Name
     expr: Expression
+    where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
 
 
 MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc, MagnitudeDoc],
@@ -180,6 +211,7 @@ class CardDocument(_Doc):
     preprint: Optional[str] = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
     background: Optional[str] = None
     conditions: list[str] = []
+    units: list[UnitDefinitionDoc] = []
     inputs: list[InputDoc] = []
     outputs: list[OutputDoc] = []
     constraints: list[ConstraintDoc] = []
@@ -197,11 +229,89 @@ class InterchangeError(ValueError):
     """A JSON card that cannot become a `.sci` card; the message names the JSON path."""
 
 
+MAX_JSON_BYTES = 16 * 2 ** 20
+MAX_JSON_DEPTH = 32
+MAX_INTEGER_DIGITS = 20
+
+
+class _Object(dict):
+    """A JSON object, with the keys it held more than once."""
+
+    duplicates: tuple = ()
+
+
+def _object(pairs: list) -> _Object:
+    out = _Object(pairs)
+    if len(out) != len(pairs):
+        seen: set = set()
+        out.duplicates = tuple(k for k, _ in pairs if k in seen or seen.add(k))
+    return out
+
+
+class _LongInteger:
+    """An integer literal of more than MAX_INTEGER_DIGITS digits, never converted
+    (Python refuses past 4,300 digits, and slowly before)."""
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+
+def _integer(text: str):
+    digits = len(text.lstrip("-"))
+    return _LongInteger(digits) if digits > MAX_INTEGER_DIGITS else int(text)
+
+
+def read_card_json(raw: bytes | str) -> Any:
+    """The JSON value of a card file, within the limits of the module doc;
+    InterchangeError names the JSON path (or says what is too large).
+    json.JSONDecodeError (with its line and column) for text that is not JSON."""
+    from .compiler.limits import MAX_TOKENS
+    if len(raw) > MAX_JSON_BYTES:
+        raise InterchangeError(f"$: the file is {len(raw):,} bytes; a card's JSON is at most {MAX_JSON_BYTES:,}")
+    try:
+        data = json.loads(raw, object_pairs_hook=_object, parse_int=_integer)
+    except RecursionError:
+        raise InterchangeError(f"$: nested more than {MAX_JSON_DEPTH} levels deep") from None
+    count, stack = 0, [(data, "$", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        count += 1
+        if count > MAX_TOKENS:
+            raise InterchangeError(f"$: more than {MAX_TOKENS:,} values; a card has at most that many tokens")
+        if depth > MAX_JSON_DEPTH:
+            raise InterchangeError(f"{path}: nested more than {MAX_JSON_DEPTH} levels deep")
+        if isinstance(item, _LongInteger):
+            raise InterchangeError(f"{path}: an integer of {item.digits} digits; a card's whole numbers "
+                                   f"have at most {MAX_INTEGER_DIGITS}")
+        if isinstance(item, int) and not isinstance(item, bool) and abs(item) > 2 ** 53:
+            raise InterchangeError(f"{path}: {item} is too large a whole number for a card")
+        if isinstance(item, dict):
+            if getattr(item, "duplicates", ()):
+                raise InterchangeError(f"{path}: the key {json.dumps(item.duplicates[0])} is given twice")
+            stack.extend((v, f"{path}.{k}", depth + 1) for k, v in item.items())
+        elif isinstance(item, list):
+            stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
+    return data
+
+
 # ---- AST -> JSON -----------------------------------------------------------------
 
 
 def _num(lit: A.Literal) -> float:
     return lit.value
+
+
+def _value(lit: A.Literal) -> float | str:
+    """A param's or a set's value: a number, or an exact fraction's text."""
+    return lit.text if lit.exact is not None else lit.value
+
+
+def _where(law: A.Law) -> Optional[dict]:
+    from .compiler.printer import format_expr
+    w = law.where
+    if w is None:
+        return None
+    return {"left": format_expr(w.left), "op": w.op, "right": format_expr(w.right), "reason": w.reason}
 
 
 def _int(lit: Optional[A.Literal]) -> Optional[int]:
@@ -215,7 +325,7 @@ def _unit(u: Optional[A.UnitRef]) -> Optional[str]:
 def _mutation(m) -> dict:
     from .compiler.printer import format_expr
     if isinstance(m, A.SetMutation):
-        return {"kind": "set", "name": m.name, "value": _num(m.value), "unit": _unit(m.unit)}
+        return {"kind": "set", "name": m.name, "value": _value(m.value), "unit": _unit(m.unit)}
     if isinstance(m, A.ScaleMutation):
         return {"kind": "scale", "name": m.name, "by": _num(m.factor)}
     if isinstance(m, A.RebalanceMutation):
@@ -223,7 +333,9 @@ def _mutation(m) -> dict:
                 "at": [{"name": r.name, "value": _num(r.value), "unit": _unit(r.unit)} for r in m.reference]}
     if isinstance(m, A.MagnitudeDiffers):
         return {"kind": "magnitude_differs", "reason": m.reason}
-    return {"kind": "law" if isinstance(m, A.Law) else "let", "name": m.name, "expr": format_expr(m.expr)}
+    if isinstance(m, A.Law):
+        return {"kind": "law", "name": m.name, "expr": format_expr(m.expr), "where": _where(m)}
+    return {"kind": "let", "name": m.name, "expr": format_expr(m.expr)}
 
 
 def _statement(s, doc: dict) -> None:
@@ -248,10 +360,15 @@ def _statement(s, doc: dict) -> None:
                                    "abs": _num(s.noise.abs) if s.noise.abs is not None else None},
                                "description": s.description})
     elif isinstance(s, A.Param):
-        doc["params"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
+        doc["params"].append({"name": s.name, "value": _value(s.value), "unit": _unit(s.unit),
                               "description": s.description})
-    elif isinstance(s, (A.Let, A.Law)):
-        doc["lets" if isinstance(s, A.Let) else "laws"].append({"name": s.name, "expr": format_expr(s.expr)})
+    elif isinstance(s, A.UnitDefinition):
+        doc["units"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
+                             "description": s.description})
+    elif isinstance(s, A.Let):
+        doc["lets"].append({"name": s.name, "expr": format_expr(s.expr)})
+    elif isinstance(s, A.Law):
+        doc["laws"].append({"name": s.name, "expr": format_expr(s.expr), "where": _where(s)})
     elif isinstance(s, A.Constraint):
         doc["constraints"].append({"left": format_expr(s.left), "op": s.op, "right": format_expr(s.right),
                                    "message": s.message})
@@ -277,7 +394,7 @@ def _statement(s, doc: dict) -> None:
 def export_card(card: A.Card) -> dict:
     """The JSON form of a parsed card (a card that checks without errors)."""
     doc: dict[str, Any] = {"scigame_card": SCHEMA_VERSION, "name": card.name, "title": card.title,
-                           "conditions": [], "inputs": [], "outputs": [], "constraints": [], "params": [],
+                           "conditions": [], "units": [], "inputs": [], "outputs": [], "constraints": [], "params": [],
                            "lets": [], "laws": []}
     for s in card.statements:
         _statement(s, doc)
@@ -296,8 +413,22 @@ def number_text(value: float | int) -> str:
     return repr(float(value))
 
 
-def _lit(value: float, percent: bool = False) -> A.Literal:
+def _lit(value: float | str, percent: bool = False) -> A.Literal:
+    if isinstance(value, str):  # an exact fraction, `Ratio`
+        from fractions import Fraction
+        num, den = value.split("/")
+        if int(den) == 0:
+            raise InterchangeError(f"`{value}` has a zero denominator")
+        q = Fraction(int(num), int(den))
+        return A.Literal(_NOWHERE, float(q), value, exact=q)
     return A.Literal(_NOWHERE, float(value), number_text(value), percent)
+
+
+def _ast_where(w: Optional[WhereDoc], where: str) -> Optional[A.Where]:
+    if w is None:
+        return None
+    return A.Where(_NOWHERE, _expr(w.left, f"{where}.left"), w.op, _expr(w.right, f"{where}.right"),
+                   w.reason, _NOWHERE)
 
 
 def _unit_ref(text: Optional[str]) -> Optional[A.UnitRef]:
@@ -320,6 +451,7 @@ def _ast_statements(doc: CardDocument) -> list:
         if getattr(doc, key) is not None:
             s.append(A.Meta(N, key, getattr(doc, key), N))
     s += [A.Meta(N, "conditions", c, N) for c in doc.conditions]
+    s += [A.UnitDefinition(N, u.name, N, _lit(u.value), _unit_ref(u.unit), u.description) for u in doc.units]
     for i in doc.inputs:
         d = i.domain
         dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
@@ -335,7 +467,8 @@ def _ast_statements(doc: CardDocument) -> list:
                               _expr(c.right, f"$.constraints[{k}].right"), c.message))
     s += [A.Param(N, p.name, N, _lit(p.value), _unit_ref(p.unit), p.description) for p in doc.params]
     s += [A.Let(N, d.name, N, _expr(d.expr, f"$.lets[{k}].expr")) for k, d in enumerate(doc.lets)]
-    s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr")) for k, d in enumerate(doc.laws)]
+    s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr"), _ast_where(d.where, f"$.laws[{k}].where"))
+          for k, d in enumerate(doc.laws)]
     if doc.counterfactual is not None:
         s.append(A.Counterfactual(N, doc.counterfactual.label, N, tuple(
             _ast_mutation(m, f"$.counterfactual.mutations[{k}]") for k, m in enumerate(doc.counterfactual.mutations))))
@@ -354,8 +487,9 @@ def _ast_mutation(m, where: str):
                                                                         _unit_ref(r.unit)) for r in m.at))
     if isinstance(m, MagnitudeDoc):
         return A.MagnitudeDiffers(N, m.reason, N)
-    cls = A.Law if m.kind == "law" else A.Let
-    return cls(N, m.name, N, _expr(m.expr, f"{where}.expr"))
+    if m.kind == "law":
+        return A.Law(N, m.name, N, _expr(m.expr, f"{where}.expr"), _ast_where(m.where, f"{where}.where"))
+    return A.Let(N, m.name, N, _expr(m.expr, f"{where}.expr"))
 
 
 def _ast_settings(doc: CardDocument) -> list:
@@ -413,6 +547,7 @@ def import_card(data: Any) -> str:
     for path, value in _numbers(doc.model_dump(mode="python")):
         if not math.isfinite(value):
             raise InterchangeError(f"{path}: not a finite number")
+    _refuse_reserved(doc)
     card = A.Card(_NOWHERE, doc.name, _NOWHERE, doc.title, tuple(_ast_statements(doc)))
     text = format_card(card)
     parsed, diags = parse_source(text, f"{doc.name}.sci")
@@ -425,6 +560,17 @@ def import_card(data: Any) -> str:
         raise InterchangeError(f"{_first_difference(want, got)}: this value cannot be written in a card "
                                "as given (e.g. text indented on every line, or a unit with a `]`)")
     return text
+
+
+def _refuse_reserved(doc: CardDocument) -> None:
+    """A declared name lint would refuse (`law`, `sin`, `pi`) is refused here, naming its path."""
+    from .compiler.checker import reserved_kind
+    for group in ("inputs", "outputs", "params", "lets"):
+        for i, item in enumerate(getattr(doc, group)):
+            kind = reserved_kind(item.name)
+            if kind:
+                raise InterchangeError(f"$.{group}[{i}].name: {item.name!r} is a {kind} of the language; "
+                                       "a card cannot declare it")
 
 
 _UNION_TAGS = {"range", "log", "integer", "set", "scale", "rebalance", "let", "law", "generated", "explicit",

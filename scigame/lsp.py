@@ -4,16 +4,26 @@
   and range;
 - hover: the unit and dimension of a declared name, or the dimension of the
   smallest expression under the cursor (in the world whose law it is);
-- go to definition: from a name to the statement that declares it.
+- go to definition: from a name (or a unit the card defines) to the
+  statement that declares it;
+- completion: the card's names, units (the card's own and pint's common
+  ones, inside `[...]`), functions and statement keywords.
 
-The pure functions (`lsp_diagnostics`, `hover_text`, `definition_span`)
-take card text and 0-based LSP positions; `serve()` wires them to pygls.
-Columns are counted in characters, as the checker counts them.
+Hover, definition and completion keep working on a card with errors: a
+type error leaves the rest typed (`compiler.partial.partial_model`), and
+after a syntax error the statements that still parse are read
+(`compiler.partial.recovering_parse`). Diagnostics are published after
+every change; the server asks for incremental changes (pygls applies them).
+
+The pure functions (`lsp_diagnostics`, `hover_text`, `definition_span`,
+`completions`) take card text and 0-based LSP positions; `serve()` wires
+them to pygls. Columns are counted in characters, as the checker counts them.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import fields, is_dataclass
 from typing import Optional
 
@@ -67,20 +77,28 @@ def lsp_diagnostics(text: str, path: str) -> list[dict]:
 
 
 def declarations(card: A.Card) -> dict[str, tuple[str, A.Input | A.Output | A.Param | A.Let]]:
-    """Every name the card declares (first declaration wins) -> (kind, statement)."""
+    """Every name the card declares (first declaration wins) -> (kind, statement);
+    units the card defines are there too, of kind `unit`."""
     out: dict = {}
     for s in card.statements:
         if isinstance(s, (A.Input, A.Output, A.Param, A.Let)):
             out.setdefault(s.name, (type(s).__name__.lower(), s))
+        elif isinstance(s, A.UnitDefinition):
+            out.setdefault(s.name, ("unit", s))
     return out
+
+
+def _readable_card(text: str) -> Optional[A.Card]:
+    """The AST of as much of the card as parses."""
+    from .compiler.partial import recovering_parse
+    return recovering_parse(text)
 
 
 def definition_span(text: str, line0: int, char0: int) -> Optional[Span]:
     """Where the name under the cursor is declared (None if nowhere)."""
-    from .compiler import parse_source
     found = word_at(text, line0, char0)
-    card, _ = parse_source(text)
-    if found is None or card is None:
+    card = _readable_card(text) if found is not None else None
+    if card is None:
         return None
     decl = declarations(card).get(found[0])
     return decl[1].name_span if decl else None
@@ -106,6 +124,9 @@ def _expressions(model):
             yield env.name, e
         for e in env.laws.values():
             yield env.name, e
+        for w in env.where.values():
+            yield env.name, w.left
+            yield env.name, w.right
     for c in model.constraints:
         yield "both worlds", c.left
         yield "both worlds", c.right
@@ -141,7 +162,7 @@ def hover_text(text: str, line0: int, char0: int, path: str = "<string>") -> Opt
     from .compiler.units import describe_dim
     model = check_source(text, path).card
     if model is None:
-        return None
+        return partial_hover(text, line0, char0, path)
     line, col = line0 + 1, char0 + 1
     hits = [(world, node) for world, expr in _expressions(model) for node in _typed_nodes(expr)
             if node.dim is not None and _contains(node.span, line, col)]
@@ -162,7 +183,75 @@ def hover_text(text: str, line0: int, char0: int, path: str = "<string>") -> Opt
         let = next((e for w, e in _lets(model) if w == word[0]), None)
         if let is not None:
             return f"let `{word[0]}`: {describe_dim(let.dim)}"
+    return partial_hover(text, line0, char0, path) if word is not None else None  # e.g. a card unit
+
+
+def partial_hover(text: str, line0: int, char0: int, path: str = "<string>") -> Optional[str]:
+    """Hover on a card with errors: what the original world's typing still
+    knows (a dimension left unknown by a mistake is not shown)."""
+    from .compiler.partial import partial_model
+    from .compiler.units import describe_dim
+    card = _readable_card(text)
+    if card is None:
+        return None
+    model = partial_model(card, text, path)
+    line, col = line0 + 1, char0 + 1
+    word = word_at(text, line0, char0)
+    hits = [n for _, expr in model.expressions for n in _typed_nodes(expr)
+            if n.dim is not None and _contains(n.span, line, col)]
+    if hits:
+        node = min(hits, key=lambda n: _size(n.span))
+        if not (word and getattr(node, "name", None) == word[0]):
+            return f"`{_span_text(text, node.span)}`: {describe_dim(node.dim)}"
+    info = model.names.get(word[0]) if word else None
+    if info is not None and info.dim is not None:
+        unit = f" [{info.unit.text}]" if info.unit is not None and info.kind != "let" else ""
+        return f"{info.kind} `{info.name}`{unit}: {describe_dim(info.dim)}" + _desc(info.description)
+    if word and word[0] in model.units:
+        u = model.units[word[0]]
+        return f"unit `{word[0]}` = {u.si_factor:g} {_si_text(u)}: {describe_dim(u.dim)}"
     return None
+
+
+def _si_text(unit) -> str:
+    from .compiler.units import format_si_unit
+    return "" if unit.dim.dimensionless else format_si_unit(unit.dim)
+
+
+# ---- completion ----------------------------------------------------------------------------
+
+#: Units offered inside `[...]` besides the card's own (pint knows many more; these are the usual ones).
+COMMON_UNITS = ("m", "cm", "mm", "km", "um", "nm", "au", "pc", "ly", "s", "ms", "min", "h", "day", "yr",
+                "kg", "g", "mg", "N", "J", "kJ", "eV", "W", "mW", "kW", "Pa", "kPa", "bar", "atm", "K",
+                "mol", "mM", "uM", "M", "L", "mL", "A", "mA", "V", "mV", "ohm", "C", "F", "H", "T", "Hz",
+                "rad", "deg", "cd", "1")
+
+
+def _inside_brackets(text: str, line0: int, char0: int) -> bool:
+    lines = text.split("\n")
+    before = lines[line0][:char0] if 0 <= line0 < len(lines) else ""
+    return before.rfind("[") > before.rfind("]")
+
+
+def completions(text: str, line0: int, char0: int) -> list[dict]:
+    """Completion items (plain dicts: label, kind, detail) for a position:
+    units inside `[...]`; otherwise the card's names, functions, `pi` and
+    the statement keywords. Works on a card with errors."""
+    from .compiler.functions import FUNCTIONS
+    from .compiler.syntax import statement_keywords
+    card = _readable_card(text)
+    decls = declarations(card) if card is not None else {}
+    if _inside_brackets(text, line0, char0):
+        own = [{"label": n, "kind": 11, "detail": "unit defined by this card"}
+               for n, (kind, _) in decls.items() if kind == "unit"]
+        return own + [{"label": u, "kind": 11, "detail": "unit"} for u in COMMON_UNITS]
+    items = [{"label": n, "kind": 6, "detail": kind + (f" — {st.description}" if getattr(st, "description", "")
+                                                        else "")}
+             for n, (kind, st) in decls.items() if kind != "unit"]
+    items += [{"label": f, "kind": 3, "detail": "function"} for f in sorted(FUNCTIONS)]
+    items.append({"label": "pi", "kind": 21, "detail": "constant"})
+    items += [{"label": k, "kind": 14, "detail": "statement"} for k in sorted(statement_keywords() | {"where"})]
+    return items
 
 
 def _lets(model):
@@ -189,7 +278,11 @@ def serve() -> None:  # pragma: no cover - exercised through a subprocess in tes
 
     from . import __version__
 
-    server = LanguageServer("scigame", __version__)
+    from .lsp_framing import FramedInput, one_line_logs, protocol_class
+
+    one_line_logs()
+
+    server = LanguageServer("scigame", __version__, protocol_cls=protocol_class())  # see lsp_framing.py
 
     def publish(uri: str) -> None:
         doc = server.workspace.get_text_document(uri)
@@ -232,4 +325,12 @@ def serve() -> None:  # pragma: no cover - exercised through a subprocess in tes
                           range=T.Range(start=T.Position(line=span.line - 1, character=span.column - 1),
                                         end=T.Position(line=span.end_line - 1, character=span.end_column - 1)))
 
-    server.start_io()
+    @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["["]))
+    def completion(ls, params: T.CompletionParams):
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        items = completions(doc.source, params.position.line, params.position.character)
+        return T.CompletionList(is_incomplete=False, items=[
+            T.CompletionItem(label=i["label"], kind=T.CompletionItemKind(i["kind"]), detail=i["detail"])
+            for i in items])
+
+    server.start_io(stdin=FramedInput(sys.stdin.buffer))  # any header survives (lsp_framing.py)

@@ -18,6 +18,8 @@ from typing import Optional
 
 import click
 
+from .compiler.limits import MAX_NOISE_REL
+
 #: A number as the card language writes one: ASCII digits, an optional
 #: sign, point and exponent. No `1_0`, no full-width digits, no nan/inf.
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z", re.ASCII)
@@ -114,9 +116,9 @@ def parse_noises(text: str) -> list:
             value = float(item.rstrip("%")) / (100.0 if item.endswith("%") else 1.0)
         except ValueError:
             value = float("nan")
-        if not (math.isfinite(value) and value >= 0):
-            raise click.BadParameter(f"{item!r}: a relative noise level is a number >= 0 (e.g. 0.01 or 1%), "
-                                     "or `card`", param_hint="--noise")
+        if not (math.isfinite(value) and 0 <= value <= MAX_NOISE_REL):
+            raise click.BadParameter(f"{item!r}: a relative noise level is a number from 0 to {MAX_NOISE_REL:g} "
+                                     "(e.g. 0.01 or 1%), or `card`", param_hint="--noise")
         out.append(value)
     if not out:
         raise click.BadParameter("give at least one noise level", param_hint="--noise")

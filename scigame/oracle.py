@@ -120,17 +120,41 @@ def check_proposal(data: CompiledCardData, inputs: Mapping[str, object],
         reasons.extend(_check_one_input(spec, values[spec.name]))
     if not reasons and data.constraints:
         for c in data.constraints:
-            try:
-                both = evaluate_predictor({"l": c.left, "r": c.right}, values)
-            except PredictorInvalid as exc:
-                reasons.append(f"the constraint `{c.text}` cannot be evaluated: {exc.reason}")
-                continue
-            ok = COMPARISONS[c.op](both["l"], both["r"])
-            if not np.all(ok):
-                i = int(np.flatnonzero(~ok)[0])
-                point = ", ".join(f"{n}={_fmt(values[n][i])}" for n in names)
-                reasons.append(f"the constraint `{c.text}` does not hold at {point}"
-                               + (f": {c.message}" if c.message else ""))
+            reasons.extend(_broken(c, values, names, "the constraint"))
     if reasons:
         raise Rejection(reasons)
     return values
+
+
+def _broken(c, values: Mapping[str, np.ndarray], names: list[str], what: str,
+            output: str | None = None) -> list[str]:
+    """Why a comparison (a ConstraintSpec) fails at the first point it fails at;
+    for the `where` of `output`'s law, the card's reason first."""
+    from .predictor import PredictorInvalid, evaluate_predictor
+    try:
+        both = evaluate_predictor({"l": c.left, "r": c.right}, values)
+    except PredictorInvalid as exc:
+        return [f"{what} `{c.text}` cannot be evaluated: {exc.reason}"]
+    ok = COMPARISONS[c.op](both["l"], both["r"])
+    if np.all(ok):
+        return []
+    i = int(np.flatnonzero(~ok)[0])
+    point = ", ".join(f"{n}={_fmt(values[n][i])}" for n in names)
+    if output is not None:  # the reason only: the condition may name hidden params
+        return [f"{output} has no value in this world at {point}: {c.message}"]
+    return [f"{what} `{c.text}` does not hold at {point}" + (f": {c.message}" if c.message else "")]
+
+
+def check_defined(data: CompiledCardData, env: str, values: Mapping[str, np.ndarray],
+                  outputs: Iterable[str] | None = None) -> None:
+    """Refuse inputs where a requested output's law has no value in world
+    `env` by its `where` (the other world may well have one there): raise
+    Rejection with the card's declared reason."""
+    where = data.environments[env].where
+    names = [s.name for s in data.inputs]
+    reasons = []
+    for out, c in where.items():
+        if outputs is None or out in outputs:
+            reasons.extend(_broken(c, values, names, "the law's `where`", output=out))
+    if reasons:
+        raise Rejection(reasons)

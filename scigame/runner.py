@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
+from .compiler.atomic import write_atomic
 from .card import CardError, CompiledCard, load_card
 from .discovery import find_cards
 from .executors import SLOT_RELEASE, Once, make_executor
@@ -213,7 +214,7 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
                   "cards": {c.name: c.data.source_sha256 for c in cards},
                   "skipped_cards": report.skipped_cards, "excluded_temporal": report.excluded,
                   "written_at": time.time()}
-    (folder / "config.json").write_text(json.dumps(invocation, indent=2))  # the latest invocation
+    write_atomic(folder / "config.json", json.dumps(invocation, indent=2))  # the latest invocation
     with open(folder / "invocations.jsonl", "a", encoding="utf-8") as log:  # and every one, in order
         log.write(json.dumps(invocation) + "\n")
     with Store(folder) as store:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional, get_args
 
 from .errors import UserFacingError
-from .records import Episode, EpisodeKey, Outcome, Usage, load_episode
+from .records import RECORD_VERSION, Episode, EpisodeKey, Outcome, Usage, load_episode
 
 def _sql_literal(value) -> str:
     return f"'{value}'" if isinstance(value, str) else repr(value)
@@ -149,6 +149,14 @@ def _key_values(key: EpisodeKey) -> dict:
     return dict(zip(KEY_COLUMNS, key.as_tuple()))
 
 
+def _first_problem(exc: Exception) -> str:
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        first = errors()[0]
+        return f"{'.'.join(map(str, first['loc']))}: {first['msg']}"[:200]
+    return str(exc)[:200]
+
+
 def _dicts(cur: sqlite3.Cursor) -> list[dict]:
     """A query's rows as column -> value."""
     names = [d[0] for d in cur.description]
@@ -166,11 +174,17 @@ class Store:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
-        if self.path.exists() and self.path.stat().st_size == 0:
+        existed = self.path.exists()
+        if existed and self.path.stat().st_size == 0:
             raise StoreError(f"{self.path} is empty (0 bytes), not a run store; move it away to start "
                              "a new run in this folder")
         try:
             self.db = sqlite3.connect(self.path, timeout=30.0)
+            if existed:  # damage behind a valid header shows here, not half-way through a report
+                found = self.db.execute("PRAGMA quick_check(1)").fetchone()
+                if not found or found[0] != "ok":
+                    why = " ".join(str(found[0]).split())[:200] if found else "no answer"
+                    raise sqlite3.DatabaseError(f"the database is damaged: {why}")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self._migrate()
@@ -299,7 +313,29 @@ class Store:
             sql += " WHERE " + " AND ".join(f"{k} = ?" for k in where)
         sql += f" ORDER BY {_ORDER}"
         for (record,) in self.db.execute(sql, tuple(where.values())).fetchall():
-            yield load_episode(record)  # tolerates what older versions wrote
+            yield self.read_episode(record)
+
+    def read_episode(self, record) -> Episode:
+        """A stored episode record (tolerating what older versions wrote), or
+        a StoreError naming the store: a record that is not JSON, or one of
+        another shape (a newer scigame's, or damaged)."""
+        try:
+            return load_episode(record)
+        except (ValueError, TypeError, RecursionError) as e:
+            exc = e
+        try:
+            data = json.loads(record)
+        except (ValueError, TypeError, RecursionError):
+            raise StoreError(f"{self.path}: an episode record is not JSON; the store is damaged") from None
+        key = data.get("key") if isinstance(data, dict) else None
+        where = (f"episode {key.get('card')} {key.get('environment')} {key.get('setting')} {key.get('protocol')} "
+                 f"rep {key.get('repetition')}" if isinstance(key, dict) else "an episode record")
+        version = data.get("record_version") if isinstance(data, dict) else None
+        if isinstance(version, int) and not isinstance(version, bool) and version > RECORD_VERSION:
+            why = f"written by a newer scigame (record version {version}; this one reads {RECORD_VERSION})"
+        else:
+            why = f"not an episode record this scigame can read ({_first_problem(exc)})"
+        raise StoreError(f"{self.path}: {where} is {why}; report it with the scigame that wrote it") from None
 
     def rows(self) -> list[dict]:
         cur = self.db.execute(f"SELECT * FROM episodes ORDER BY {_ORDER}")

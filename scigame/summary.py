@@ -36,6 +36,9 @@ COLUMNS = GROUP + ("episodes", "finished", "unfinished", "weak_esr", "strict_esr
                    "invalid", "missing", "undetermined", "protocol_breaks", "mean_ps_ood", "weak_ood",
                    "mean_ses", "judged", "input_tokens", "output_tokens", "cost_usd")
 
+#: What the collections-side-by-side views show of each collection.
+SIDE_BY_SIDE = ("finished", "strict_esr", "weak_esr", "mean_ps")
+
 #: Key fields that identify an episode but are not a condition of it.
 _NOT_AXES = ("card_hash", "card", "repetition")
 
@@ -127,8 +130,13 @@ def form_credit(row: dict) -> float | None:
     record = row.get("record")
     if not record:
         return None
-    outcome = json.loads(record).get("outcome") or {}
-    return outcome.get("form_credit")
+    try:
+        data = json.loads(record)
+    except (ValueError, TypeError, RecursionError):
+        return None  # a damaged record: the report names it (Store.read_episode)
+    outcome = (data.get("outcome") if isinstance(data, dict) else None) or {}
+    value = outcome.get("form_credit") if isinstance(outcome, dict) else None
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def mean_form_credit(rows: list[dict]) -> float | None:
@@ -176,9 +184,11 @@ def write_summary(folder: Path, rows: list[dict], judgements: list[dict] | None 
     writer = csv.DictWriter(buf, fieldnames=list(dict.fromkeys([*COLUMNS, *(k for r in table for k in r)])))
     writer.writeheader()
     writer.writerows(table)
-    (folder / "summary.csv").write_text(buf.getvalue())
-    (folder / "summary.json").write_text(json.dumps(
-        {"groups": table, "failure_modes": failure_counts(rows), "usage": usage_table(rows),
+    from .compiler.atomic import write_atomic
+    write_atomic(folder / "summary.csv", buf.getvalue())
+    write_atomic(folder / "summary.json", json.dumps(
+        {"groups": table, "collections": by_collection(table),
+         "failure_modes": failure_counts(rows), "usage": usage_table(rows),
          **({"spend": spend} if spend is not None else {})}, indent=2))
     return table
 
@@ -283,3 +293,27 @@ def summarize_run(folder: Path) -> RunSummary:
     rows, stale = current_rows(rows)
     table = write_summary(folder, rows, judgements, spend)
     return RunSummary(table, failure_counts(rows), usage_table(rows), stale, spend)
+
+
+#: The benchmark's two collections, in the order the tables put them side by side.
+COLLECTIONS = ("historical", "temporal")
+
+
+def by_collection(table: list[dict], keys: tuple[str, ...] = SIDE_BY_SIDE,
+                  group: tuple[str, ...] = GROUP) -> list[dict]:
+    """summarize()'s rows (grouped by `group`) regrouped by every axis but
+    `collection`, with each collection's `keys` (and their `_ci` intervals,
+    where present) side by side as `historical_<key>` and `temporal_<key>`
+    (None where a collection has no episodes in that cell), as the paper's
+    Table 2 shows them."""
+    rest = tuple(a for a in group if a != "collection")
+    out: dict[tuple, dict] = {}
+    for row in table:
+        cell = tuple(row.get(a) for a in rest)
+        merged = out.setdefault(cell, {**dict(zip(rest, cell)),
+                                       **{f"{c}_{k}": None for c in COLLECTIONS for k in keys}})
+        for k in keys:
+            for suffix in ("", "_ci"):
+                if k + suffix in row:
+                    merged[f"{row['collection']}_{k}{suffix}"] = row[k + suffix]
+    return list(out.values())

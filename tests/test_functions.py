@@ -153,7 +153,7 @@ def test_keywords_are_the_grammars_words():
     assert statement_keywords() == {
         "collection", "field", "source", "doi", "published", "preprint", "background", "conditions",
         "input", "output", "constraint", "param", "let", "law", "counterfactual", "fixed",
-        "evaluation", "identification", "adaptive", "set", "scale", "rebalance", "magnitude"}
+        "evaluation", "identification", "adaptive", "set", "scale", "rebalance", "magnitude", "unit"}
 
 
 @pytest.mark.parametrize("word", sorted(keywords()))

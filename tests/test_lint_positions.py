@@ -144,6 +144,26 @@ POSITIONS = [
     ("W402_param_in_background", "W402", 9, 43, 'G * m1'),
     ("W402_param_in_constraint", "W402", 23, 22, 'R  "the'),
     ("W403_needless_magnitude", "W403", 26, 5, 'magnitude differs'),
+    # issue #28: `where`, card units, exact values
+    ("E411_unit_already_known", "E411", 13, 8, 'au ='),
+    ("E411_unit_not_positive", "E411", 13, 15, '0 [kg]'),
+    ("E400_unit_defined_later", "E400", 13, 13, '[lump]'),
+    ("E103_ratio_zero_denominator", "E103", 18, 13, '2/0'),
+    ("E704_where_excludes_domain", "E704", 21, 35, 'r < 0.1'),
+    ("E700_where_too_wide", "E700", 21, 3, 'law F'),
+    ("E402_where_sides", "E402", 21, 35, 'r > m1'),
+    ("E408_rebalance_underdetermined", "E408", 20, 5, 'rebalance a'),
+    ("E410_reference_counterfactual_zero", "E410", 18, 5, 'rebalance k at'),
+    ("E100_double_star_power", "E100", 21, 26, '**n'),
+    ("E100_unit_after_number_without_brackets", "E100", 19, 23, 'm^3 kg'),
+    ("E100_unclosed_parenthesis", "E100", 21, 25, '(r^n'),
+    ("E100_unclosed_counterfactual_brace", "E100", 23, 38, '{'),
+    ("E100_equality_in_constraint", "E100", 18, 17, '== m2'),
+    ("E100_missing_opening_quote", "E100", 15, 36, 'centre-to'),
+    ("E100_unclosed_unit_bracket", "E100", 19, 23, '[m^3'),
+    ("E403_factor_divides_instead_of_multiplies", "E403", 21, 11, 'G * m1 /'),
+    ("E508_design_point_where_law_has_no_value", "E508", 27, 36, 'm1=10 m2=20 r=0.6'),
+    ("W402_param_in_where_reason", "W402", 21, 62, 'G * m1 reaches'),
 ]
 
 #: Rows whose expected place lint misses today (see each reason).

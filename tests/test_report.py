@@ -188,7 +188,7 @@ def test_markdown_and_csv_are_well_formed(runs):
         assert float(r["mean_ps"]) == pytest.approx(w["mean_ps"])
     blocks = report(runs, "--format", "csv").split("\n\n")
     assert [b.splitlines()[0] for b in blocks] == ["# main", "# compare", "# weak_strict", "# usage", "# failures",
-                                                   "# cards"]
+                                                   "# cards", "# collections"]
 
 
 def _tabulars(tex: str) -> list[tuple[str, list[str]]]:
@@ -206,9 +206,9 @@ def _tabulars(tex: str) -> list[tuple[str, list[str]]]:
 
 def test_latex_tables_are_structurally_sound(runs):
     tex = report(runs, "--format", "latex")
-    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 6
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 7
     tabulars = _tabulars(tex)
-    assert len(tabulars) == 6
+    assert len(tabulars) == 7
     for spec, body in tabulars:
         assert set(spec) <= {"l", "r"} and body
         for line in body:  # every row has one cell per column; no unescaped specials

@@ -51,9 +51,10 @@ def test_python_run_is_bit_identical_to_numba(path, cache):
     for env in ("original", "counterfactual"):
         kernel = card.kernel(env)
         assert isinstance(kernel, Kernel)
-        ran_as_python = 0
+        ran_as_python = inside = 0
         for i in range(n):
             point = [x[i:i + 1] for x in xs]
+            inside += all(s.domain.lo <= p[0] <= s.domain.hi for s, p in zip(card.data.inputs, point))
             by_python = [np.full(1, 12345.0) for _ in card.data.outputs]
             by_numba = [np.empty(1) for _ in card.data.outputs]
             with np.errstate(all="ignore"):
@@ -65,7 +66,7 @@ def test_python_run_is_bit_identical_to_numba(path, cache):
                     # the same bits (signed zeros included); a NaN's sign bit is not a value
                     same = a.tobytes() == b.tobytes() or (np.isnan(a[0]) and np.isnan(b[0]))
                     assert same, (env, [float(p[0]) for p in point], a, b)
-        assert ran_as_python >= n // 2  # inside the domain Python does not fall back
+        assert ran_as_python >= inside > 0  # inside the domain Python does not fall back
 
 
 def test_a_point_python_refuses_goes_to_numba(cache):
@@ -96,9 +97,9 @@ import json, sys
 import numpy as np
 import scigame
 card = scigame.load_card(sys.argv[1])
-few = card.simulate("original", {"theta1": np.linspace(1.0, 79.0, int(sys.argv[2]))}, exact=True)
+few = card.simulate("original", {"theta1": np.linspace(1.0, 41.0, int(sys.argv[2]))}, exact=True)
 after_few = "numba" in sys.modules
-many = card.simulate("original", {"theta1": np.linspace(1.0, 79.0, int(sys.argv[2]) + 1)}, exact=True)
+many = card.simulate("original", {"theta1": np.linspace(1.0, 41.0, int(sys.argv[2]) + 1)}, exact=True)
 print(json.dumps({"few": after_few, "many": "numba" in sys.modules,
                   "first": [float(few["theta2"][0]), float(many["theta2"][0])]}))
 '''
@@ -110,9 +111,9 @@ def test_few_points_import_no_numba_and_more_do(tmp_path):
                          check=True, capture_output=True, text=True, timeout=300)
     run = json.loads(out.stdout)
     assert run["few"] is False and run["many"] is True
-    # asin(sin(1 deg) / 1.5) in degrees, by hand with Python's math
+    # asin(1.5 sin(1 deg)) in degrees (glass into air, below the critical angle), by hand
     import math
-    expected = math.degrees(math.asin(math.sin(math.radians(1.0)) / 1.5))
+    expected = math.degrees(math.asin(1.5 * math.sin(math.radians(1.0))))
     assert run["first"] == [pytest.approx(expected, rel=1e-14)] * 2
 
 

@@ -59,8 +59,11 @@ def read_card(text: str):
         card["params"][name] = Q(float(value), unit or "dimensionless")
     for name, expr in re.findall(r"^\s*let\s+(\w+)\s*=\s*(.+)$", main, re.M):
         card["lets"][name] = expr.strip()
+    card["where"] = {}
     for name, expr in re.findall(r"^\s*law\s+(\w+)\s*=\s*(.+)$", main, re.M):
-        card["laws"][name] = expr.strip()
+        card["laws"][name], condition = _law_and_condition(expr)
+        if condition:
+            card["where"][name] = condition
     # `constraint LHS OP RHS ["MESSAGE"]`, OP one of < <= > >=
     for lhs, op, rhs in re.findall(r'^\s*constraint\s+([^<>"\n]+?)\s*(<=|>=|<|>)\s*([^<>"\n]+?)\s*(?:"[^"\n]*")?\s*$',
                                    main, re.M):
@@ -90,6 +93,15 @@ HAND_REFERENCE = {
     "projectile": {"g": lambda p, at: p["g"] * at["v0"]},
     # eps sigma A T0^4 = eps sigma' A T0^5  =>  sigma' = sigma / T0
     "stefan_boltzmann": {"sigma": lambda p, at: p["sigma"] / at["T"]},
+    # a (C0 + b)^c = a' (C0 + b)^-0.15  =>  a' = a (C0 + b)^(c + 0.15)
+    "clip_imagenet_error": {"a": lambda p, at: p["a"] * (at["C"] + p["b"]) ** (p["c"] + 0.15)},
+    "mammut_imagenet_error": {"a": lambda p, at: p["a"] * (at["C"] + p["b"]) ** (p["c"] + 0.15)},
+    # A / N0^alpha = A' / N0^0.355  =>  A' = A N0^(0.355 - alpha)
+    "nmm_moe_loss": {"A": lambda p, at: p["A"] * at["N"] ** (0.355 - p["alpha"])},
+    # B / (r0 N effD)^beta = B' / (r0 N effD)^0.272  =>  B' = B (r0 N effD)^(0.272 - beta)
+    "quartet_fp4": {"B": lambda p, at: p["B"] * (at["r"] * p["N"] * p["effD"]) ** (0.272 - p["beta"])},
+    # A S1(t0)^-alpha = A' S1(t0)^-0.8 with S1(t0) = eta (t0 - (W - 1)/2)  =>  A' = A S1(t0)^(0.8 - alpha)
+    "mpl_loss_curve": {"A": lambda p, at: p["A"] * (p["eta"] * (at["t"] - (p["W"] - 1) / 2)) ** (0.8 - p["alpha"])},
 }
 
 
@@ -103,6 +115,13 @@ def _reference_point(card, mutation: str):
     for name, value, unit in re.findall(rf"(\w+)\s*=\s*({_NUM})\s*(?:{_UNIT})?", m.group(1)):
         point[name] = Q(float(value), unit or card["inputs"][name]["unit"])
     return point
+
+
+def _law_and_condition(text: str):
+    """`EXPR where LHS OP RHS "REASON"` -> (EXPR, (LHS, OP, RHS)); no `where`: (EXPR, None)."""
+    expr, _, condition = text.partition(" where ")
+    m = re.match(r'([^<>"]+?)\s*(<=|>=|<|>)\s*([^<>"]+?)\s*"', condition.strip())
+    return expr.strip(), (m.group(1).strip(), m.group(2), m.group(3).strip()) if m else None
 
 
 def apply_counterfactual(card, mutations):
@@ -129,7 +148,13 @@ def apply_counterfactual(card, mutations):
                 cf["params"][name] = HAND_REFERENCE[card["name"]][name](card["params"], at)
         else:
             kind, name, expr = re.match(r"(let|law)\s+(\w+)\s*=\s*(.+)", m).groups()
-            cf["lets" if kind == "let" else "laws"][name] = expr.strip()
+            if kind == "let":
+                cf["lets"][name] = expr.strip()
+            else:  # a replacing law brings its own condition, or none
+                cf["laws"][name], condition = _law_and_condition(expr)
+                cf["where"].pop(name, None)
+                if condition:
+                    cf["where"][name] = condition
     return cf, rebalanced
 
 
@@ -164,11 +189,13 @@ def _namespace(card, rebalanced, point: dict[str, float]) -> dict:
 _OPS = {"<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
 
 
-def pint_holds(card, point: dict[str, float]) -> bool:
+def pint_holds(card, point: dict[str, float], comparisons=None) -> bool:
     """Does the point satisfy every constraint of the card? Constraints are
-    shared by both environments and read with the original params."""
+    shared by both environments and read with the original params. With
+    `comparisons` (the laws' `where` of one world), those instead, read with
+    that world's params."""
     ns = _namespace(card, set(), point)
-    for lhs, op, rhs in card["constraints"]:
+    for lhs, op, rhs in (card["constraints"] if comparisons is None else comparisons):
         a = eval(_python(lhs), {"__builtins__": {}}, ns)  # trusted: our own card files
         b = eval(_python(rhs), {"__builtins__": {}}, ns)
         a = a if isinstance(a, pint.Quantity) else Q(a, "dimensionless")
@@ -230,7 +257,7 @@ def test_simulator_matches_pint(path, env, compiled):
         card, rebalanced = apply_counterfactual(card, mutations)
     rng = np.random.default_rng(2024)
     n = 24
-    pool = 40 * n if card["constraints"] else n
+    pool = 40 * n if card["constraints"] or card["where"] else n
     points = {name: _sample(spec, rng, pool) for name, spec in card["inputs"].items()}
     if "integer in" in text:
         for name in card["inputs"]:
@@ -239,6 +266,12 @@ def test_simulator_matches_pint(path, env, compiled):
     if card["constraints"]:
         keep = [i for i in range(pool) if pint_holds(card, {k: float(v[i]) for k, v in points.items()})]
         assert len(keep) >= n, f"only {len(keep)} of {pool} sampled points satisfy the constraints"
+        points = {k: v[keep[:n]] for k, v in points.items()}
+    if card["where"]:  # only where the world's laws have a value (their `where`)
+        size = len(next(iter(points.values())))
+        keep = [i for i in range(size)
+                if pint_holds(card, {k: float(v[i]) for k, v in points.items()}, list(card["where"].values()))]
+        assert len(keep) >= n, f"only {len(keep)} of {size} sampled points have a value by the laws' where"
         points = {k: v[keep[:n]] for k, v in points.items()}
     sim = compiled[path.stem].run_kernel(env, points)
     for output in card["outputs"]:

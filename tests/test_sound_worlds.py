@@ -280,7 +280,7 @@ def test_every_bundled_card_records_its_worlds_in_a_comment():
 @pytest.mark.parametrize(("name", "ratio"), [
     ("poiseuille", lambda ev: 0.16 / ev["r"]),        # (r0 / r)^(4 - 3)
     ("stefan_boltzmann", lambda ev: ev["T"] / 1000),  # (T / T0)^(5 - 4)
-    ("projectile", lambda ev: ev["v0"] / 6),          # (v0 / v0ref)^(3 - 2)
+    ("projectile", lambda ev: ev["v0"] / 3),          # (v0 / v0ref)^(3 - 2)
     ("gravitation", lambda ev: 5 / ev["r"]),          # (r0 / r)^(3 - 2)
 ])
 def test_fixed_exponent_cards_are_within_ten_times_at_the_median(name, ratio):

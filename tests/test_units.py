@@ -187,10 +187,11 @@ PINT_LAWS = {
                               / _q(x["r"], "m") ** 2},
     "ideal_gas": lambda x: {"P": _q(x["n"], "mol") * _q(8.314, "J/(mol*K)") * _q(x["T"], "K") / _q(x["V"], "L")},
     "malus": lambda x: {"P": 0.9 * _q(x["P0"], "mW") * np.cos(_q(x["theta"], "deg")) ** 2},
-    "michaelis_menten": lambda x: {"v": _q(20, "uM/s") * _q(x["S"], "mM") / (_q(0.5, "mM") + _q(x["S"], "mM"))},
+    "michaelis_menten": lambda x: {"v": _q(20, "uM/s") * _q(x["S"], "mM") / (_q(17, "mM") + _q(x["S"], "mM"))},
     "pendulum": lambda x: {"T": 2 * np.pi * np.sqrt(_q(x["L"], "m") / _q(9.81, "m/s^2"))},
     "radioactive_decay": lambda x: {"R": _q(500, "1/s") * 2 ** (-(_q(x["t"], "s") / _q(55.6, "s")).to("").magnitude)},
-    "snell": lambda x: {"theta2": _q(np.arcsin(1.0 * np.sin(_q(x["theta1"], "deg").to("rad").magnitude) / 1.5), "rad")},
+    # glass into air; past the critical angle (the card's `where`) arcsin has no value, like the law
+    "snell": lambda x: {"theta2": _q(np.arcsin(1.5 * np.sin(_q(x["theta1"], "deg").to("rad").magnitude) / 1.0), "rad")},
     "stefan_boltzmann": lambda x: {"P": 0.95 * _q(5.670e-8, "W m^-2 K^-4") * _q(x["A"], "cm^2") * _q(x["T"], "K") ** 4},
 }
 
@@ -206,13 +207,19 @@ def test_card_original_law_matches_pint(path):
         pytest.skip(f"{path.name} has errors")
     card = result.card
     rng = np.random.default_rng(len(path.stem))
-    for _ in range(5):
+    compared = 0
+    for _ in range(100):
+        if compared == 5:
+            break
         point = {}
         for i in card.inputs:
             if i.kind == "set":
                 point[i.name] = float(rng.choice(i.values))
             else:
                 point[i.name] = float(rng.uniform(i.lo, i.hi))
+        if not all(bool(ok) for ok in card.original.defined(card, point).values()):
+            continue  # the card's `where` says the law has no value here (snell: past the critical angle)
+        compared += 1
         got = card.original.evaluate(card, point)
         want = PINT_LAWS[path.stem](point)
         for spec in card.outputs:

@@ -15,7 +15,7 @@ card beer_lambert "Beer-Lambert law of light absorption" {
   conditions "monochromatic light; no scattering or fluorescence"
   conditions "fixed temperature and solvent; stray light negligible"
 
-  input  c [uM] in 1 .. 100              "dye concentration"
+  input  c [uM] in 1 .. 50               "dye concentration"
   input  l [cm] in {0.1, 0.2, 0.5, 1.0}  "path length of the cuvette"
   output A [1]  resolution 0.001 tolerance abs 0.005 rel 1%  "absorbance"
 
@@ -28,7 +28,7 @@ card beer_lambert "Beer-Lambert law of light absorption" {
   # worlds: counterfactual / original output ratio over the evaluation set
   #   A: min 1, median 1.3, max 1.5
   counterfactual "interaction term switched on: dye aggregates absorb more strongly" {
-    set kd = 0.005 [1/uM]
+    set kd = 0.01 [1/uM]
   }
 
   fixed design 4 sobol seed 1

@@ -1,5 +1,5 @@
 # Light transmitted through a polariser-analyser pair versus the angle between them (Malus's law)
-card malus "Malus's law for crossed polarisers" {
+card malus "Malus's law for a polariser and an analyser at an angle" {
   collection historical
   field      physics
   source     "E. L. Malus, Mém. Phys. Chim. Soc. d'Arcueil 2, 143 (1809)"

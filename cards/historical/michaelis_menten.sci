@@ -14,19 +14,19 @@ card michaelis_menten "Michaelis-Menten enzyme kinetics" {
   conditions "enzyme concentration far below substrate concentration"
   conditions "initial rates only; fixed pH and temperature"
 
-  input  S [mM]   in log 0.05 .. 5  "substrate concentration"
-  input  I [mM]   in 0 .. 2         "concentration of the second sugar"
+  input  S [mM]   in log 2 .. 170  "substrate concentration"
+  input  I [mM]   in 0 .. 2        "concentration of the second sugar"
   output v [uM/s] resolution 0.01 tolerance abs 0.05 rel 1%  "initial reaction velocity"
 
   param Vmax = 20 [uM/s]  "limiting velocity at saturating substrate"
-  param Km   = 0.5 [mM]   "half-saturation substrate concentration"
+  param Km   = 17 [mM]    "half-saturation substrate concentration"
   param ki   = 0 [1/mM]   "binding strength of the second sugar to the active site"
 
   law v = Vmax * S / (Km * (1 + ki * I) + S)
 
   # mutation kind: interaction term switched on
   # worlds: counterfactual / original output ratio over the evaluation set
-  #   v: min 0.22, median 0.57, max 0.99
+  #   v: min 0.22, median 0.58, max 0.99
   counterfactual "interaction term switched on: competitive inhibition" {
     set ki = 2 [1/mM]
   }

@@ -6,8 +6,8 @@ card stefan_boltzmann "Stefan-Boltzmann law of thermal radiation" {
 
   background """
     A flat, blackened metal plate of adjustable exposed area is heated
-    electrically in an evacuated chamber whose walls are cooled far below
-    the plate temperature. A thermocouple reads the plate's absolute
+    electrically in an evacuated chamber whose walls are cooled with
+    liquid nitrogen to about 77 K. A thermocouple reads the plate's absolute
     temperature; a calibrated thermopile collecting all the emitted
     radiation reports the total radiant power leaving the exposed face.
   """

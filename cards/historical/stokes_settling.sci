@@ -26,14 +26,16 @@ card stokes_settling "Terminal settling speed of a sphere in a viscous liquid" {
 
   law v = 2 / 9 * (rho_s - rho_f) * g * r^2 / mu
 
-  # mutation kind: replaced law. Quadratic (Newton) drag on a sphere this small lets it
-  # fall hundreds of times faster than viscous drag does: the size difference is the
-  # physics of the other world, not a unit artefact, so the card acknowledges it.
+  # mutation kind: replaced law. In a world where the resistance grows with the square
+  # of the speed, the speed goes as the square root of r * (rho_s - rho_f) instead of
+  # r^2 * (rho_s - rho_f). The drag coefficient of that world is a free choice (0.47 is
+  # the high-Reynolds value of our world, not of this one), so it is fixed by making the
+  # worlds agree for a 0.25 mm sphere 3.74 g/cm^3 denser than the glycerol (a 5 g/cm^3
+  # sphere): they part ways by form, not by size.
   # worlds: counterfactual / original output ratio over the evaluation set
-  #   v: min 160, median 440, max 3900
+  #   v: min 0.28, median 0.78, max 6.9
   counterfactual "replaced law: resistance grows with the square of the speed" {
-    law v = sqrt(8 * r * g * (rho_s - rho_f) / (3 * 0.47 * rho_f))
-    magnitude differs "quadratic drag on a sub-millimetre sphere is hundreds of times weaker than viscous drag"
+    law v = 2 / 9 * 3.74 [g/cm^3] * g * 0.25 [mm]^2 / mu * sqrt(r / 0.25 [mm] * (rho_s - rho_f) / 3.74 [g/cm^3])
   }
 
   fixed design 4 sobol seed 1

@@ -33,7 +33,9 @@ card utd_data_gym "Data needed to reach a return threshold versus the updates-to
   let m = Dinf / c
   law D = m * (c + (sigma / b)^-a)
 
-  # mutation kind: exponent or coefficient change
+  # mutation kind: exponent change. Both worlds agree where the ratio equals b.
+  # worlds: counterfactual / original output ratio over the evaluation set
+  #   D: min 0.83, median 1, max 4
   counterfactual "exponent change: the extra data falls off twice as steeply with the ratio" {
     set a = 1.4
   }

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..compiler.atomic import write_atomic
 from .common import EXIT_FINDINGS, EXIT_OK, card_files, console_width
 
 
@@ -219,8 +220,7 @@ def new_cmd(name, collection, out_dir, force):
     path = Path(out_dir) / f"{name}.sci"
     if path.exists() and not force:
         raise click.UsageError(f"{path} exists (use --force to overwrite it)")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    write_atomic(path, text)
     click.echo(f"wrote {path}; next: scigame lint {path}")
 
 

@@ -35,13 +35,20 @@ def card_files(paths, bundled: bool = False) -> list:
         raise click.UsageError(str(exc))
 
 
+def say(message: str, err: bool = False) -> None:
+    """Print a line that may hold untrusted text (a card's strings, a model's
+    reply, an endpoint's message) through the one terminal sanitiser."""
+    from ..compiler.terminal import printable
+    click.echo(printable(message), err=err)
+
+
 def load(card_path: str):
     """A compiled card from a .sci file or a compiled folder, or a clean error."""
     from ..card import CardError, load_card
     try:
         return load_card(card_path)
     except CardError as exc:
-        click.echo(f"scigame: {exc}", err=True)
+        say(f"scigame: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
 
 
@@ -81,9 +88,9 @@ def stop_on_auth_error(auth_error, errors) -> None:
     """Exit 2 when the endpoint refused the credentials or something broke
     (an LLM command's run report says so)."""
     for err in errors:
-        click.echo(f"error: {err}", err=True)
+        say(f"error: {err}", err=True)
     if auth_error:
-        click.echo(f"scigame: stopped: the endpoint refused the credentials: {auth_error}", err=True)
+        say(f"scigame: stopped: the endpoint refused the credentials: {auth_error}", err=True)
         sys.exit(EXIT_USAGE)
     if errors:
         sys.exit(EXIT_USAGE)

@@ -10,7 +10,7 @@ import click
 
 from ..options import DOLLARS, EvalOptions, llm_options, packed
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
-                     stop_on_auth_error)
+                     say, stop_on_auth_error)
 
 
 @click.command(name="eval")
@@ -92,7 +92,7 @@ def eval_cmd(run: EvalOptions, llm):
     except ExecutorError as exc:
         raise click.UsageError(str(exc))
     except AuthFailure as exc:  # found before any episode started (e.g. no key)
-        click.echo(f"scigame: {exc}", err=True)
+        say(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     summary = summarize_run(report.folder)
     _print_eval(report, summary, run)
@@ -114,7 +114,7 @@ def _print_summary(report, run) -> None:
         click.echo(json.dumps({"tables": to_json_tables(tables), "folder": folder_line(inv, report.folder),
                                "failure_modes": failure_counts(inv.runs.rows)}, indent=2))
     else:
-        click.echo(render(tables, run.fmt, console_width()), nl=False)
+        say(render(tables, run.fmt, console_width()).rstrip("\n"))
     echo = functools.partial(_echo, err=run.fmt != "text")
     failures = failure_counts(inv.runs.rows)
     if failures:
@@ -125,7 +125,7 @@ def _print_summary(report, run) -> None:
 def _echo(text: str, err: bool = False) -> None:
     """A line for people, wrapped to the terminal's width."""
     from ..report.formats import wrap_text
-    click.echo(wrap_text(text, console_width()), err=err)
+    say(wrap_text(text, console_width()), err=err)
 
 
 def _print_eval(report, summary, run) -> None:
@@ -133,11 +133,11 @@ def _print_eval(report, summary, run) -> None:
     from ..summary import spend_text
 
     for path, why in report.skipped_cards:
-        click.echo(f"skipped {path}: {why}", err=True)
+        say(f"skipped {path}: {why}", err=True)
     if report.excluded:
-        click.echo(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
+        say(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
         for name, why in report.excluded:
-            click.echo(f"  {name}: {why}", err=True)
+            say(f"  {name}: {why}", err=True)
     _print_summary(report, run)
     text = run.fmt == "text"  # machine formats keep stdout for the tables alone
     if summary.stale:
@@ -155,7 +155,7 @@ def _print_eval(report, summary, run) -> None:
     for reason in report.unfinished_reasons[:5]:
         _echo(f"unfinished: {reason}", err=True)
     if len(report.unfinished_reasons) > 5:
-        click.echo(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
+        say(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
                    "`error` is in the store)", err=True)
 
 

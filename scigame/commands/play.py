@@ -30,7 +30,8 @@ def _parse_assignments(pairs) -> dict[str, float]:
 @click.command()
 @click.argument("card_path", metavar="CARD")
 @click.argument("assignments", nargs=-1, metavar="NAME=VALUE...")
-@click.option("--env", "env", type=ENV, required=True, help="Which world to observe.")
+@click.option("--env", "env", type=ENV, default="original", show_default=True,
+              help="Which world to observe: original or counterfactual.")
 @click.option("--exact", is_flag=True, help="The law's exact values: no noise, no quantisation.")
 @click.option("--seed", type=click.IntRange(0), default=None,
               help="Seed of the measurement noise (outputs with `noise`): the same seed, the same values.")

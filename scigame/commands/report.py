@@ -34,7 +34,7 @@ def report(run_dirs, fmt, tables, html_file, plots_dir, title, pool):
     episode's transcript and the runs' provenance."""
     from pathlib import Path
 
-    from ..report import TABLES, RunFolderError, build_tables, load_runs, render, report_json, write_html
+    from ..report import TABLES, build_tables, load_runs, render, report_json, write_html
 
     if plots_dir:
         from ..options import check_output_folder
@@ -42,10 +42,7 @@ def report(run_dirs, fmt, tables, html_file, plots_dir, title, pool):
     for name in tables:
         if name not in TABLES:
             raise click.BadParameter(f"{name!r} is not one of {', '.join(TABLES)}", param_hint="--table")
-    try:
-        runs = load_runs(list(run_dirs), pool=pool)
-    except RunFolderError as exc:
-        raise click.UsageError(str(exc))
+    runs = load_runs(list(run_dirs), pool=pool)  # a damaged folder: RunFolderError, one line naming the file
     built = build_tables(runs)
     missing = [n for n in tables if n not in built]
     if missing:  # `compare` needs two columns

@@ -7,7 +7,8 @@ import sys
 
 import click
 
-from .common import EXIT_FINDINGS, EXIT_OK, card_files
+from ..compiler.atomic import write_atomic
+from .common import EXIT_FINDINGS, EXIT_OK, card_files, say
 
 
 @click.command(name="fmt")
@@ -27,15 +28,16 @@ def fmt_cmd(paths, check, show_diff):
     from pathlib import Path
 
     from ..compiler import render
+    from ..compiler.build import read_card_text
     from ..compiler.format import format_text
 
     files = card_files(paths)
     changed, failed = [], 0
     for f in files:
         try:
-            old = Path(f).read_text(encoding="utf-8")
+            old = read_card_text(Path(f))  # as lint reads it: line endings as written
         except (OSError, UnicodeDecodeError) as exc:
-            click.echo(f"{f}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
+            say(f"{f}: cannot read: {getattr(exc, 'strerror', None) or exc}", err=True)
             failed += 1
             continue
         result = format_text(old, str(f))
@@ -53,7 +55,7 @@ def fmt_cmd(paths, check, show_diff):
         elif check:
             click.echo(f"would reformat {f}")
         else:
-            Path(f).write_text(result.text, encoding="utf-8")
+            write_atomic(f, result.text)
             click.echo(f"reformatted {f}")
     verb = "would change" if (check or show_diff) else "changed"
     click.echo(f"{len(files)} card{'s' if len(files) != 1 else ''}: {len(changed)} {verb}"
@@ -85,7 +87,7 @@ def export_cmd(card_path, fmt, out_file):
         sys.exit(EXIT_FINDINGS)
     text = json.dumps(export_card(parse_source(result.source.text, card_path)[0]), indent=2) + "\n"
     if out_file:
-        Path(out_file).write_text(text, encoding="utf-8")
+        write_atomic(out_file, text)
     else:
         click.echo(text, nl=False)
 
@@ -104,21 +106,19 @@ def import_cmd(json_file, out_file):
     """
     from pathlib import Path
 
-    from ..interchange import InterchangeError, import_card
+    from ..interchange import InterchangeError, import_card, read_card_json
 
     try:
-        data = json.loads(Path(json_file).read_text(encoding="utf-8"))
+        text = import_card(read_card_json(Path(json_file).read_text(encoding="utf-8")))
     except (OSError, UnicodeDecodeError) as exc:
         raise click.UsageError(f"cannot read {json_file}: {getattr(exc, 'strerror', None) or exc}") from None
     except json.JSONDecodeError as exc:
-        click.echo(f"{json_file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}", err=True)
+        say(f"{json_file}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}", err=True)
         sys.exit(EXIT_FINDINGS)
-    try:
-        text = import_card(data)
     except InterchangeError as exc:
-        click.echo(f"{json_file}: {exc}", err=True)
+        say(f"{json_file}: {exc}", err=True)
         sys.exit(EXIT_FINDINGS)
-    Path(out_file).write_text(text, encoding="utf-8")
+    write_atomic(out_file, text)
     click.echo(f"wrote {out_file}")
 
 

@@ -17,6 +17,15 @@
   caller then extracts and validates JSON itself). Error messages keep the
   endpoint's detail.
 - The answer is the message content, or the arguments of its first tool call.
+- Every quantity the endpoint controls is bounded: a Retry-After wait by
+  `timeout` (a non-finite one is ignored), the body by MAX_BODY_BYTES (read
+  as it streams, never whole first), its JSON nesting by the parser's
+  recursion limit, token counts by MAX_TOKENS_PER_CALL, and text that
+  cannot be stored (lone surrogates) becomes U+FFFD. A body past those
+  bounds is the endpoint's fault (retried like a 5xx); a completion whose
+  token counts are not plausible whole numbers is kept, with its tokens
+  estimated (marked `estimated`, warned about once), so its spend still
+  reaches the attempt archive.
 - Tokens (input, cached, output, reasoning) are counted per call and priced
   from the model registry; an answer without `usage` is estimated (marked
   `estimated`, warned about once). Every answered call is reported to the
@@ -29,6 +38,7 @@ import asyncio
 import json
 import os
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -90,6 +100,11 @@ class Completion:
     usage: Usage
 
 
+#: The largest chat-completion body read (a real one is kilobytes).
+MAX_BODY_BYTES = 16 * 2 ** 20
+#: A token count above this is not believed (no context window is this large).
+MAX_TOKENS_PER_CALL = 100_000_000
+
 _RETRYABLE = (openai.APIConnectionError, openai.APITimeoutError, openai.RateLimitError,
               openai.InternalServerError, openai.APIResponseValidationError)
 
@@ -137,16 +152,21 @@ class ChatClient:
             self._client = None
 
     def _delay(self, attempt: int, exc: Exception) -> float:
-        retry_after = None
+        """The wait before the next try: backoff with jitter, or the endpoint's
+        Retry-After if longer, but never longer than --timeout (an endpoint
+        that asks for 1e9 s, inf or nan gets the bounded wait)."""
+        retry_after = 0.0
         response = getattr(exc, "response", None)
         if response is not None:
             try:
                 retry_after = float(response.headers.get("retry-after"))
-            except (TypeError, ValueError):
-                retry_after = None
-        backoff = min(self.config.backoff_max, self.config.backoff_base * 2 ** attempt)
+            except (TypeError, ValueError, OverflowError):
+                retry_after = 0.0
+            if not 0.0 <= retry_after < float("inf"):
+                retry_after = 0.0
+        backoff = min(self.config.backoff_max, self.config.backoff_base * 2 ** min(attempt, 60))
         delay = backoff * (0.5 + random.random() / 2)  # jitter: spread retries of concurrent episodes
-        return max(delay, retry_after or 0.0)
+        return min(max(delay, retry_after), self.config.timeout)
 
     def _base_kwargs(self, messages: list[dict]) -> dict[str, Any]:
         cfg = self.config
@@ -193,11 +213,7 @@ class ChatClient:
                 body["response_format"] = {"type": "json_schema", "json_schema": {
                     "name": schema_name, "schema": schema, "strict": False}}
             try:
-                # posted as is: the client's per-call type transforms of the parameters (a few ms of
-                # CPU for the large schema) would run on the event loop every call; read as plain
-                # JSON: building openai's ChatCompletion model costs ~0.7 ms a call, for 6 fields
-                response = _completion_json(await asyncio.wait_for(
-                    client.post("/chat/completions", body=body, cast_to=object), cfg.timeout))
+                response = _completion_json(await asyncio.wait_for(_post(client, body), cfg.timeout))
             except asyncio.TimeoutError:
                 exc: Exception = _Deadline(f"no complete answer within --timeout {cfg.timeout:g} s")
             except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
@@ -213,6 +229,8 @@ class ChatClient:
                                   f"{error_text(e)}") from None
             except (*_RETRYABLE, _BadCompletion, ValueError) as e:  # ValueError: a body that is not JSON
                 exc = e
+            except RecursionError:
+                exc = _BadCompletion("the endpoint's answer nests JSON too deeply to read")
             except openai.APIStatusError as e:  # other 4xx: not the model's fault, not retryable
                 raise EndpointFault(f"HTTP {e.status_code} from the endpoint: {error_text(e)}") from None
             else:
@@ -228,23 +246,63 @@ class ChatClient:
 
     def _completion(self, response: dict, retries: int, messages: list[dict]) -> Completion:
         choice = response["choices"][0]
-        text = reply_text(_at(choice, "message"))
+        text = storable(reply_text(_at(choice, "message")))
         u = _at(response, "usage")
-        prompt_tokens = _count(_at(u, "prompt_tokens"))
-        if prompt_tokens is None:
+        counts = {name: _at(u, *path) for name, path in _USAGE_PATHS.items()}
+        if counts["input_tokens"] is None or any(_count(v) is None for v in counts.values() if v is not None):
             usage = Usage(calls=1, retries=retries, estimated=1, input_tokens=estimate_tokens(messages),
                           output_tokens=estimate_tokens(text))
-            if not any("reported no token usage" in w for w in self.warnings):
-                self.warnings.append(f"{self.config.model}: the endpoint reported no token usage; tokens "
+            why = "no token usage" if u is None or counts["input_tokens"] is None else "implausible token counts"
+            if not any(f"reported {why}" in w for w in self.warnings):
+                self.warnings.append(f"{self.config.model}: the endpoint reported {why}; tokens "
                                      f"and cost are estimated ({TOKENIZER_NOTE()}) and marked `estimated`")
         else:
-            usage = Usage(calls=1, retries=retries, input_tokens=prompt_tokens,
-                          cached_tokens=_count(_at(u, "prompt_tokens_details", "cached_tokens")) or 0,
-                          output_tokens=_count(_at(u, "completion_tokens")) or 0,
-                          reasoning_tokens=_count(_at(u, "completion_tokens_details", "reasoning_tokens")) or 0)
+            usage = Usage(calls=1, retries=retries, **{k: _count(v) or 0 for k, v in counts.items()})
         usage = usage.model_copy(update={"cost_usd": self.registry.cost(self.config.model, usage)})
         finish = _at(choice, "finish_reason")
-        return Completion(text=text, finish_reason=finish if isinstance(finish, str) else "", usage=usage)
+        return Completion(text=text, finish_reason=storable(finish) if isinstance(finish, str) else "", usage=usage)
+
+
+_USAGE_PATHS = {"input_tokens": ("prompt_tokens",), "cached_tokens": ("prompt_tokens_details", "cached_tokens"),
+                "output_tokens": ("completion_tokens",),
+                "reasoning_tokens": ("completion_tokens_details", "reasoning_tokens")}
+
+
+async def _post(client: openai.AsyncOpenAI, body: dict) -> Any:
+    """POST the request and read the answer's body as it streams, at most
+    MAX_BODY_BYTES of it (openai's own reading would hold any size)."""
+    from openai._response import AsyncAPIResponse
+
+    # posted as is: the client's per-call type transforms of the parameters (a few ms of CPU for the
+    # large schema) would run on the event loop every call; read as plain JSON: building openai's
+    # ChatCompletion model costs ~0.7 ms a call, for 6 fields
+    raw = await client.post("/chat/completions", body=body, cast_to=AsyncAPIResponse[object],
+                            options={"headers": {"X-Stainless-Raw-Response": "stream"}})
+    response = raw.http_response
+    try:
+        declared = response.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            raise _BadCompletion(f"the endpoint's answer is {int(declared):,} bytes, more than the "
+                                 f"{MAX_BODY_BYTES:,} a completion may take")
+        chunks, size = [], 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise _BadCompletion(f"the endpoint's answer is longer than the {MAX_BODY_BYTES:,} bytes "
+                                     "a completion may take")
+            chunks.append(chunk)
+    finally:
+        await response.aclose()
+    return json.loads(b"".join(chunks))  # ValueError: not JSON; RecursionError: nested too deeply
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """Text with lone surrogates (which JSON can spell but UTF-8 cannot
+    encode, so no record could hold them) replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _completion_json(response: Any) -> dict:
@@ -266,8 +324,11 @@ def _at(node: Any, *keys: str) -> Any:
 
 
 def _count(value: Any) -> Optional[int]:
-    """A token count as the API reports it (a whole number), else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value < 0:
+    """A token count as the API reports it (a whole number up to
+    MAX_TOKENS_PER_CALL), else None (NaN, 1e400, 10^30, -5, "7")."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if not 0 <= value <= MAX_TOKENS_PER_CALL:  # False for NaN too
         return None
     return int(value)
 

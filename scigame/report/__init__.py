@@ -49,6 +49,5 @@ def write_html(runs: Runs, tables: dict[str, Table], path: Path, title: str | No
         text = render_html(runs, tables, figures, title)
     finally:
         close(figures)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+    from ..compiler.atomic import write_atomic
+    return write_atomic(path, text)  # a report killed mid-write leaves the old page whole

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..card import CompiledCard
-from ..records import Episode, load_episode
+from ..records import Episode
+from ..errors import UserFacingError
 from ..store import DB_NAME, Store
 from ..summary import axes, current_rows, spend_summary
 
 
-class RunFolderError(ValueError):
-    """A folder that cannot be reported; the message names it."""
+class RunFolderError(UserFacingError, ValueError):
+    """A folder that cannot be reported; the message names the file."""
 
 
 @dataclass
@@ -65,13 +66,37 @@ class Runs:
     folders: dict[str, list[str]] = field(default_factory=dict)
 
 
+#: The fields of config.json and of each invocations.jsonl line that a report reads, and their types.
+_INVOCATION = {"config": dict, "player": str, "versions": dict, "cards": dict, "written_at": (int, float)}
+
+
+def _invocation(where: str, data) -> dict:
+    """One invocation record, or RunFolderError naming `where` (file[:line])."""
+    if not isinstance(data, dict):
+        raise RunFolderError(f"{where}: not an invocation record (a JSON object), but a {type(data).__name__}")
+    for name, kind in _INVOCATION.items():
+        value = data.get(name)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            raise RunFolderError(f"{where}: `{name}` is a {type(value).__name__}, not what scigame writes there")
+    for name in ("versions", "cards"):
+        if any(not isinstance(v, (str, type(None))) for v in (data.get(name) or {}).values()):
+            raise RunFolderError(f"{where}: `{name}` holds values that are not text")
+    return data
+
+
 def _read_json(path: Path):
     try:
-        return json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as exc:
         raise RunFolderError(f"{path}: unreadable ({exc})") from None
+    try:
+        return _invocation(str(path), json.loads(text))
+    except (ValueError, RecursionError) as exc:
+        if isinstance(exc, RunFolderError):
+            raise
+        raise RunFolderError(f"{path}: not JSON ({str(exc)[:200]})") from None
 
 
 def _invocations(folder: Path) -> list[dict]:
@@ -79,12 +104,17 @@ def _invocations(folder: Path) -> list[dict]:
     if not path.exists():
         return []
     out = []
-    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, ValueError) as exc:
+        raise RunFolderError(f"{path}: unreadable ({exc})") from None
+    for n, line in enumerate(lines, 1):
         if line.strip():
             try:
-                out.append(json.loads(line))
-            except ValueError as exc:
-                raise RunFolderError(f"{path}:{n}: not JSON ({exc})") from None
+                data = json.loads(line)
+            except (ValueError, RecursionError) as exc:
+                raise RunFolderError(f"{path}:{n}: not JSON ({str(exc)[:200]})") from None
+            out.append(_invocation(f"{path}:{n}", data))
     return out
 
 
@@ -105,15 +135,17 @@ def _key_fields(store: Store) -> list[str]:
     return [name for _, name, *_rest, pk in sorted(info, key=lambda c: c[-1]) if pk]
 
 
-def _read_folder(folder: Path) -> tuple[list[dict], list[dict], dict, list[str], int]:
+def _read_folder(folder: Path) -> tuple[list[dict], list[Episode], list[dict], dict, list[str], int]:
+    """A folder's current rows, their episode records, judgements, spend, key fields and stale count."""
     if not (folder / DB_NAME).exists():
         raise RunFolderError(f"{folder} is not a run folder (no {DB_NAME})")
     with Store(folder) as store:
         rows, judgements = store.rows(), store.judgement_rows()
         spend = spend_summary(store)
         fields = _key_fields(store)
-    rows, stale = current_rows(rows)
-    return rows, judgements, spend, fields, stale
+        rows, stale = current_rows(rows)
+        episodes = [store.read_episode(r.pop("record")) for r in rows]  # tolerates what older versions wrote
+    return rows, episodes, judgements, spend, fields, stale
 
 
 def column_label(player: str, folder: str, shared: bool) -> str:
@@ -145,7 +177,7 @@ def load_runs(folders: list[str | Path], pool: bool = False) -> Runs:
         for p in sorted({r["player"] for r in rows}):
             homes.setdefault(p, []).append(str(folder))
     runs, next_rep = Runs(), {}
-    for folder, rows, judgements, spend, fields, stale in read:
+    for folder, rows, episodes, judgements, spend, fields, stale in read:
         labels = {p: column_label(p, str(folder), len(homes[p]) > 1 and not pool) for p in homes}
         offsets = {p: next_rep.get(p, 0) for p in homes} if pool else {}
         for p in {r["player"] for r in rows}:
@@ -154,15 +186,14 @@ def load_runs(folders: list[str | Path], pool: bool = False) -> Runs:
                 next_rep[p] = offsets[p] + 1 + max(r["repetition"] for r in rows if r["player"] == p)
         _relabel(rows, labels, offsets)
         _relabel(judgements, labels, offsets)
-        _add_folder(runs, folder, rows, judgements, spend, fields, stale, compiled_cards(folder))
+        _add_folder(runs, folder, rows, episodes, judgements, spend, fields, stale, compiled_cards(folder))
     return runs
 
 
-def _add_folder(runs: Runs, folder: Path, rows, judgements, spend, fields, stale, cards) -> None:
+def _add_folder(runs: Runs, folder: Path, rows, episodes, judgements, spend, fields, stale, cards) -> None:
     runs.key_fields += [f for f in fields if f not in runs.key_fields]
-    for r in rows:
+    for r, episode in zip(rows, episodes):
         key = tuple(sorted((k, r[k]) for k in fields))
-        episode = load_episode(r.pop("record"))  # tolerates what older versions wrote
         episode = episode.model_copy(update={"key": episode.key.model_copy(
             update={"player": r["player"], "repetition": r["repetition"]})})
         runs.episodes[key] = episode
@@ -172,7 +203,7 @@ def _add_folder(runs: Runs, folder: Path, rows, judgements, spend, fields, stale
     config = _read_json(folder / "config.json") or {}
     runs.provenance.append(Provenance(
         folder=str(folder), players=sorted({r["player"] for r in rows}),
-        versions=config.get("versions", {}), cards=config.get("cards", {}),
+        versions=config.get("versions") or {}, cards=config.get("cards") or {},
         invocations=_invocations(folder), episodes=len(rows), stale=stale,
         spent_usd=spend["spent_usd"] + sum(j["cost_usd"] or 0.0 for j in judgements),
         judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements), spend=spend))

@@ -14,6 +14,7 @@ import math
 import re
 import shutil
 import textwrap
+from dataclasses import replace
 
 from .tables import Column, Table
 
@@ -95,7 +96,8 @@ def _listing(t: Table, width: int) -> list[str]:
     for r in t.rows:
         head = " ".join(f"{c.label}={cell(r, c)}" if c.kind == "int" else cell(r, c) for c in t.columns if c.axis)
         body = "; ".join(f"{c.label}: {cell(r, c)}" for c in t.columns if not c.axis)
-        lines += _wrap_formula(f"{head}: {body}", width, "")
+        from ..compiler.terminal import printable
+        lines += _wrap_formula(printable(f"{head}: {body}", newlines=False), width, "")
     return lines
 
 
@@ -144,7 +146,14 @@ def text_table(t: Table, width: int) -> list[str]:
     the same in every row is said once above it, headers wrap, a table too wide
     is split into parts that repeat the cell's axes, and a legend says what
     each abbreviated header means. No value is ever cut."""
-    rows = [[cell(r, c) for c in t.columns] for r in t.rows]
+    from ..compiler.terminal import printable
+
+    def plain(value: str) -> str:  # never a control character (a card's or a model's text)
+        return printable(value, newlines=False)
+
+    t = Table(t.name, plain(t.title), [replace(c, label=plain(c.label), legend=plain(c.legend)) for c in t.columns],
+              t.rows, [plain(n) for n in t.notes], t.listing)
+    rows = [[plain(cell(r, c)) for c in t.columns] for r in t.rows]
     constant = [i for i, c in enumerate(t.columns)  # (a listing names every row's axes itself)
                 if c.kind == "text" and len(rows) > 1 and len({r[i] for r in rows}) == 1 and not t.listing]
     shown = [i for i in range(len(t.columns)) if i not in constant]

@@ -3,13 +3,14 @@ a drill-down per card (its law in both worlds, every episode's outcome and
 transcript) and the runs' provenance.
 
 No script, no font, no network: a Content-Security-Policy of
-`default-src 'none'` forbids every load, styles are inline, figures are
-inline SVG, formulas are MathML, and the drill-down is `<details>`.
+`default-src 'none'` forbids every load, styles are allowed by hash only,
+figures are inline SVG, formulas are MathML, and the drill-down is
+`<details>`. Every untrusted string reaches the page through `markup`
+(`_e` is `markup.text`); see that module for the policy.
 """
 
 from __future__ import annotations
 
-import html
 import json
 import time
 
@@ -19,6 +20,8 @@ from .data import Runs
 from .formats import cell
 from .formula import formula_html
 from .intervals import ADJUSTMENT, ALPHA, CONFIDENCE, RESAMPLES, SEED, TEST
+from .markup import content_security_policy, ident
+from .markup import text as _e
 from .plots import Figure
 from .tables import Table
 
@@ -42,10 +45,6 @@ nav a{margin-right:.8rem}figure svg{max-width:100%;height:auto}.scroll{max-width
 math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;
 padding-left:.5rem;margin:.4rem 0}code.law{white-space:pre-wrap}
 """
-
-
-def _e(value) -> str:
-    return html.escape("" if value is None else str(value))
 
 
 def _cell_html(row: dict, col) -> str:
@@ -193,7 +192,8 @@ def _outcome_text(e: Episode) -> str:
 def _episode_html(e: Episode) -> str:
     k = e.key
     ok = e.outcome is not None and e.outcome.weak_success
-    label = (f"{k.player} · {k.environment} · {k.setting} · {k.protocol} B={k.budget} · rep {k.repetition}: "
+    label = (_e(f"{k.player} · {k.environment} · {k.setting} · {k.protocol} B={k.budget} · rep {k.repetition}")
+             + ": "
              f'<span class="{"ok" if ok else "bad"}">{_e(_outcome_text(e))}</span>')
     given = "".join(f"<li>{_obs(g.inputs)} → {_obs(g.outputs)}</li>" for g in e.given)
     given = f"<p>Given observations:</p><ul>{given}</ul>" if given else ""
@@ -217,7 +217,7 @@ def _cards_html(runs: Runs) -> str:
         eps = "".join(_episode_html(e) for e in sorted(
             episodes, key=lambda e: (e.key.player, e.key.environment, e.key.setting, e.key.protocol,
                                      e.key.budget, e.key.repetition)))
-        parts.append(f'<details class="card" id="card-{_e(name)}"><summary><b>{_e(name)}</b> — {len(episodes)} '
+        parts.append(f'<details class="card" id="card-{ident(name)}"><summary><b>{_e(name)}</b> — {len(episodes)} '
                      f"episodes, {solved} weak successes</summary>{law}{eps}</details>")
     return "".join(parts)
 
@@ -267,9 +267,10 @@ def render_html(runs: Runs, tables: dict[str, Table], figures: list[Figure], tit
                 ("methods", "Intervals, comparisons and counts", _methods_html())]
     nav = "".join(f'<a href="#{sid}">{_e(label)}</a>' for sid, label, _ in sections)
     body = "".join(f'<section id="{sid}"><h2>{_e(label)}</h2>{content}</section>' for sid, label, content in sections)
+    csp = content_security_policy([f"<style>{_CSS}</style>", *(f.svg() for f in figures)])
     return ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-            "img-src data:\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<meta name=\"generator\" content=\"scigame {_e(__version__)}\"><title>{_e(title)}</title>"
             f"<style>{_CSS}</style></head><body><h1>{_e(title)}</h1>"
             f"<p class=\"muted\">scigame {_e(__version__)}; {len(runs.provenance)} run folder(s), "

@@ -83,6 +83,9 @@ def failed_table(runs: Runs) -> Table:
 def eval_tables(inv: Invocation, by: str) -> list[Table]:
     """The tables `scigame eval` prints: per cell (the report's main table) or per card."""
     tables = [cards_table(inv.runs), failed_table(inv.runs)] if by == "card" else [main_table(inv.runs)]
+    if len({r["collection"] for r in inv.runs.rows}) > 1:  # Historical and Temporal side by side
+        from .side_by_side import collections_table
+        tables.append(collections_table(inv.runs))
     if any(r["input_tokens"] or r["output_tokens"] for r in inv.runs.rows):
         tables.append(usage_tab(inv.runs))
     return tables

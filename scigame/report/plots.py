@@ -33,20 +33,27 @@ class Figure:
     fig: object  # a matplotlib Figure
 
     def svg(self) -> str:
-        buf = io.StringIO()
-        self.fig.savefig(buf, format="svg", metadata={"Date": None})
-        text = buf.getvalue()
-        return text[text.index("<svg"):]  # drop the XML prolog and doctype: the page inlines it
+        """The figure as inline SVG, drawn once (the page's policy hashes its styles)."""
+        if getattr(self, "_svg", None) is None:
+            buf = io.StringIO()
+            self.fig.savefig(buf, format="svg", metadata={"Date": None})
+            text = buf.getvalue()
+            self._svg = text[text.index("<svg"):]  # drop the XML prolog and doctype: the page inlines it
+        return self._svg
 
     def png(self, path: Path) -> Path:
-        self.fig.savefig(path, format="png", dpi=120)
-        return path
+        from ..compiler.atomic import write_atomic
+        buf = io.BytesIO()
+        self.fig.savefig(buf, format="png", dpi=120)
+        return write_atomic(path, buf.getvalue())
 
 
 def _pyplot():
     import matplotlib
     matplotlib.use("Agg")  # files only, no display
-    matplotlib.rcParams.update({"svg.hashsalt": "scigame", "svg.fonttype": "path", "font.size": 9})
+    # text.parse_math off: a player named `a$b$` is text, not math text (which would fail to parse)
+    matplotlib.rcParams.update({"svg.hashsalt": "scigame", "svg.fonttype": "path", "font.size": 9,
+                                "text.parse_math": False})
     import matplotlib.pyplot as plt
     return plt
 
@@ -61,8 +68,8 @@ def _style(j: int) -> dict:
 
 def _errors(points: list[tuple[float, tuple | None]]) -> list[list[float]]:
     """matplotlib's yerr (below, above) from (value, interval) pairs."""
-    lo = [v - ci[0] if ci else 0.0 for v, ci in points]
-    hi = [ci[1] - v if ci else 0.0 for v, ci in points]
+    lo = [max(0.0, v - ci[0]) if ci else 0.0 for v, ci in points]  # rounding: a mean 1 ulp outside
+    hi = [max(0.0, ci[1] - v) if ci else 0.0 for v, ci in points]   # its interval of equal values
     return [lo, hi]
 
 

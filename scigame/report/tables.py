@@ -12,6 +12,7 @@
     usage        analogue of Table 6: tokens and dollars per protocol and player, judges included
     failures     the numbers of the paper's Figure 6: failure modes per player
     cards        ESR and PS per card, setting, world, protocol and player
+    collections  Historical and Temporal side by side (report/side_by_side.py)
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .data import Runs
 from ..records import EpisodeKey
 from .intervals import ALPHA, by_card, card_rate_interval, cluster_bootstrap, holm, paired
 
-TABLES = ("main", "compare", "weak_strict", "usage", "failures", "cards")
+TABLES = ("main", "compare", "weak_strict", "usage", "failures", "cards", "collections")
 
 
 @dataclass
@@ -264,7 +265,9 @@ def cards_table(runs: Runs) -> Table:
 
 
 def build_tables(runs: Runs) -> dict[str, Table]:
-    tables = [main_table(runs), weak_strict_table(runs), usage_tab(runs), failures_table(runs), cards_table(runs)]
+    from .side_by_side import collections_table
+    tables = [main_table(runs), weak_strict_table(runs), usage_tab(runs), failures_table(runs), cards_table(runs),
+              collections_table(runs)]
     if len(runs.players) > 1:
         tables.insert(1, compare_table(runs))
     return {t.name: t for t in tables}

@@ -17,7 +17,9 @@ trickled a few bytes at a time, or a 422 with FastAPI-style `detail`. A
 reply may also come as a tool call instead of content (`tool_call`), leave
 out `usage` (`usage=False`), or have an `oddity` put into its JSON action
 (NaN, Infinity, 1e400, a 400-digit integer, nesting 200 levels deep, or
-5,000 nested brackets). `FakeOpenAI(refuse_schema=...)` makes the server
+5,000 nested brackets). `hostile` makes the server misbehave on purpose
+(a Retry-After of 1e9, a 24 MiB body, a body nested 100,000 deep, token
+counts of 1e400, a lone surrogate, terminal escapes; see `hostile.py`). `FakeOpenAI(refuse_schema=...)` makes the server
 refuse every request that asks for `json_schema` structured outputs, the
 way older servers do (a schema-specific 400, a plain "Bad Request" 400, or
 a 422), without consuming a reply.
@@ -49,9 +51,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, Union
 
+from . import hostile as _hostile
+from .hostile import HOSTILE
 from .oddities import ODDITIES, odd_content
 
-__all__ = ["FAULTS", "FakeOpenAI", "LOOPBACK_HOSTS", "ODDITIES", "REFUSALS", "Reply", "Responder",
+__all__ = ["FAULTS", "HOSTILE", "FakeOpenAI", "LOOPBACK_HOSTS", "ODDITIES", "REFUSALS", "Reply", "Responder",
            "ScriptError", "echo_responder", "load_script", "main", "odd_content"]
 
 FAULTS = ("429", "500", "503", "401", "422", "hang", "invalid_json", "truncated", "disconnect", "trickle")
@@ -108,8 +112,11 @@ class Reply:
     tool_call: bool = False
     usage: bool = True
     oddity: Optional[str] = None
+    hostile: Optional[str] = None  # one of HOSTILE: the endpoint misbehaves (scigame/testing/hostile.py)
 
     def __post_init__(self) -> None:
+        if self.hostile is not None and self.hostile not in HOSTILE:
+            raise ValueError(f"unknown hostile behaviour {self.hostile!r}; expected one of {', '.join(HOSTILE)}")
         if self.fault is not None and self.fault not in FAULTS:
             raise ValueError(f"unknown fault {self.fault!r}; expected one of {', '.join(FAULTS)}")
         if self.oddity is not None and self.oddity not in ODDITIES:
@@ -349,6 +356,8 @@ class _Handler(BaseHTTPRequestHandler):
                 "fake_openai_responder_error", "responder_error"))
             return
 
+        if reply.hostile is not None:
+            return self._hostile(request, reply)
         fault = reply.fault
         if fault == "429":
             headers = {} if reply.retry_after is None else {"Retry-After": f"{reply.retry_after:g}"}
@@ -385,6 +394,45 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             if self._send_json(200, fake._completion(request, reply)):
                 fake._delivered(reply)
+
+    def _hostile(self, request: dict, reply: Reply) -> None:
+        """Answer with one of the hostile behaviours (see hostile.py)."""
+        fake, name = self.server.fake, reply.hostile
+        wait = _hostile.retry_after(name)
+        if wait is not None:
+            self._send_error(429, _error_body("Rate limit reached (hostile).", "requests", "rate_limit_exceeded"),
+                             {"Retry-After": wait})
+            return
+        message = _hostile.error_message(name)
+        if message is not None:
+            self._send_error(400, _error_body(message, "invalid_request_error", None))
+            return
+        completion = fake._completion(request, reply)
+        if name.startswith("huge_body"):
+            self._stream(_hostile.streamed(name, completion),
+                         None if name.endswith("chunked") else _hostile.streamed_length(completion))
+            return
+        if self._send(200, _hostile.body(name, completion), "application/json") and name in _hostile.ANSWERED:
+            with fake._requests_lock:
+                fake.completions += 1
+
+    def _stream(self, pieces, length: Optional[int]) -> None:
+        """A 200 body sent piece by piece (chunked when `length` is None)."""
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if length is None:
+                self.send_header("Transfer-Encoding", "chunked")
+            else:
+                self.send_header("Content-Length", str(length))
+            self.end_headers()
+            for piece in pieces:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if length is None else piece)
+            if length is None:
+                self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            pass  # the client stopped reading: what it should do
+        self.close_connection = True
 
     def _refuse_schema(self, how: str) -> None:
         """How servers without structured outputs answer `json_schema`."""
@@ -482,6 +530,8 @@ class FakeOpenAI:
         self.log = log
         self.requests: list[dict] = []
         self.delivered: list[tuple[int, int, int]] = []
+        #: Completions sent in full whose body a client can read (usage or not): each must be archived.
+        self.completions = 0
         self._requests_lock = threading.Lock()
         self._models_seen: set[str] = set()
         self._stopping = threading.Event()
@@ -553,6 +603,8 @@ class FakeOpenAI:
                 self._models_seen.add(model)
 
     def _delivered(self, reply: Reply) -> None:
+        with self._requests_lock:
+            self.completions += 1
         if reply.usage:
             with self._requests_lock:
                 self.delivered.append((reply.prompt_tokens, reply.cached_tokens, reply.completion_tokens))
