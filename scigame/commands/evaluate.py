@@ -107,7 +107,12 @@ def _print_summary(report, run) -> None:
     from ..report.invocation import eval_tables, folder_line, invocation_runs
     from ..summary import failure_counts
 
-    inv = invocation_runs(report.folder, report.planned_keys)
+    from ..errors import UserFacingError
+    try:
+        inv = invocation_runs(report.folder, report.planned_keys)
+    except UserFacingError as exc:  # a damaged record or log of an earlier run: the episodes are stored all the same
+        say(f"scigame: the summary tables cannot be drawn: {exc}", err=True)
+        return
     tables = eval_tables(inv, run.by)
     if run.fmt == "json":
         from ..report.formats import to_json_tables
