@@ -238,6 +238,8 @@ class EvalOptions:
     tool_calls: int = 20
     tool_cpu: float = 60.0
     tool_wall: float = 120.0
+    by: str = "cell"  # the summary per cell or per card
+    fmt: str = "text"  # the summary's format
 
     def config(self, paths: list[str], llm: LLMOptions):
         """The run's EvalConfig over `paths`, every value checked (a usage error names the option)."""
@@ -254,7 +256,7 @@ class EvalOptions:
             protocols=csv_choice(self.protocols, PROTOCOLS, "protocol"), budgets=parse_budgets(self.budgets),
             repetitions=self.reps, max_steps=self.max_steps, concurrency=self.concurrency, workers=self.workers,
             executor=self.executor, ray_address=self.ray_address, seed=self.seed,
-            out=self.out_dir or str(Path("runs") / slug), force=self.force, rerun_failed=self.rerun_failed,
+            out=self.out_dir or default_run_folder(slug, self.paths), force=self.force, rerun_failed=self.rerun_failed,
             max_cost=self.max_cost, window=self.window, noises=parse_noises(self.noises),
             contexts=csv_choice(self.contexts, CONTEXTS, "context"),
             distractors=parse_distractor_counts(self.distractors, MAX_DISTRACTORS), tools=self.tools,
@@ -268,3 +270,19 @@ class EvalOptions:
                 parse_window(self.window)
             except ValueError as exc:
                 raise click.BadParameter(str(exc), param_hint="--window")
+
+
+def default_run_folder(player_slug: str, paths: tuple[str, ...]) -> str:
+    """`runs/PLAYER` for the bundled cards; otherwise `runs/PLAYER-CARDSET`, named
+    after the card set given, so that a run of other cards never lands in (and
+    is summarised with) the bundled cards' folder: one file or folder gives its
+    name (`runs/baseline-mycard`), several the first name in order, their count and a short
+    hash of all of them (`runs/baseline-gravitation-and-2-more-1a2b3c4d`)."""
+    if not paths:
+        return str(Path("runs") / player_slug)
+    names = [re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(p).stem or Path(p).resolve().name) for p in paths]
+    if len(paths) == 1:
+        return str(Path("runs") / f"{player_slug}-{names[0]}")
+    import hashlib
+    digest = hashlib.sha256("\0".join(sorted(str(Path(p).resolve()) for p in paths)).encode()).hexdigest()[:8]
+    return str(Path("runs") / f"{player_slug}-{min(names)}-and-{len(paths) - 1}-more-{digest}")

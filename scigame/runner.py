@@ -83,6 +83,7 @@ class RunReport:
     excluded: list[tuple[str, str]] = field(default_factory=list)  # Temporal cards left out, and why
     unfinished_reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # from the player's client (once per run)
+    planned_keys: list[tuple] = field(default_factory=list)  # this invocation's episodes (EpisodeKey.as_tuple)
 
 
 def episode_seed(base: int, key: EpisodeKey) -> int:
@@ -218,6 +219,7 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
     cards, report.excluded = select_temporal(cards, player_name, config)
     planned = plan(config, cards, player_name)
     report.planned = len(planned)
+    report.planned_keys = [p.key.as_tuple() for p in planned]
     invocation = {"config": asdict(config), "player": player_name, "versions": _versions(),
                   "cards": {c.name: c.data.source_sha256 for c in cards},
                   "skipped_cards": report.skipped_cards, "excluded_temporal": report.excluded,

@@ -16,7 +16,7 @@ LLM = ["--base-url", "--api-key-env", "--reasoning-effort", "--temperature", "--
 EVAL = ["--player", "--setting", "--env", "--protocol", "--budget", "--reps", "--max-steps", "--concurrency",
         "--workers", "--executor", "--ray-address", "--seed", "--out", "--force", "--rerun-failed", "--quiet",
         *LLM, "--max-cost", "--window", "--noise", "--context", "--distractors", "--tools", "--tool-calls",
-        "--tool-cpu", "--tool-wall", "--help"]
+        "--tool-cpu", "--tool-wall", "--by", "--format", "--help"]
 
 
 def _options(command: str) -> list[str]:

@@ -82,7 +82,12 @@ def expected_cells(folders) -> dict[tuple, dict]:
     out = {}
     for key, rs in groups.items():
         decided = [r for r in rs if r["strict_success"] is not None]
+        per_card = defaultdict(list)
+        for r in decided:
+            per_card[r["card"]].append(r["strict_success"])
         out[key] = {"n": len(rs), "strict_k": sum(r["strict_success"] for r in decided), "strict_n": len(decided),
+                    # the card is the unit: the sum of per-card rates of so many cards
+                    "card_k": sum(sum(v) / len(v) for v in per_card.values()), "cards": len(per_card),
                     "weak_k": sum(r["weak_success"] for r in rs), "mean_ps": sum(r["ps"] for r in rs) / len(rs),
                     "ps": [r["ps"] for r in rs], "valid": sum(r["valid"] for r in rs),
                     "invalid": sum(1 for r in rs if r["submitted"] and not r["valid"]),
@@ -108,7 +113,8 @@ def test_main_table_equals_the_stores(runs):
         got = rows[key]
         assert got["finished"] == w["n"] == 4
         assert got["strict_esr"] == pytest.approx(w["strict_k"] / w["strict_n"])
-        lo, hi = wilson_by_hand(w["strict_k"], w["strict_n"])
+        assert got["cards"] == w["cards"] == 2 and got["reps"] == 2
+        lo, hi = wilson_by_hand(w["card_k"], w["cards"])
         assert (got["strict_esr_lo"], got["strict_esr_hi"]) == (pytest.approx(max(lo, 0.0), abs=1e-12),
                                                                 pytest.approx(min(hi, 1.0), abs=1e-12))
         assert got["mean_ps"] == pytest.approx(w["mean_ps"])
@@ -117,8 +123,11 @@ def test_main_table_equals_the_stores(runs):
             assert got[c] == w[c], (key, c)
         # the fake judge grades 1, 0.5 and 1: SES 5/6 on every judged episode, none on the baseline's
         assert got.get("mean_ses") == (pytest.approx(5 / 6) if key[-1] == "openai:fake-model" else None)
-    # the two players are the same scientist, so every pair of intervals overlaps, and the note says so
-    assert any("overlap in 8 of 8 shared cells" in n for n in data["tables"]["main"]["notes"])
+    # the two players are the same scientist: the paired test finds them apart nowhere, and the note says so
+    notes = data["tables"]["main"]["notes"]
+    assert any("strict ESR, baseline against openai:fake-model, paired by card: apart in 0 of 8 shared cells" in n
+               for n in notes), notes
+    assert any("share 2 cards and 8 cells; nothing else differs" in n for n in notes), notes
     # the same aggregation `scigame eval` writes to summary.json
     assert {tuple(g[k] for k in CELL): (g["finished"], g["valid"]) for g in data["groups"]} == {
         k: (w["n"], w["valid"]) for k, w in want.items()}
@@ -178,8 +187,8 @@ def test_markdown_and_csv_are_well_formed(runs):
         w = want[(r["collection"], r["setting"], r["environment"], r["protocol"], int(r["budget"]), r["player"])]
         assert float(r["mean_ps"]) == pytest.approx(w["mean_ps"])
     blocks = report(runs, "--format", "csv").split("\n\n")
-    assert [b.splitlines()[0] for b in blocks] == ["# main", "# weak_strict", "# usage", "# failures", "# cards",
-                                                         "# collections"]
+    assert [b.splitlines()[0] for b in blocks] == ["# main", "# compare", "# weak_strict", "# usage", "# failures",
+                                                   "# cards", "# collections"]
 
 
 def _tabulars(tex: str) -> list[tuple[str, list[str]]]:
@@ -197,9 +206,9 @@ def _tabulars(tex: str) -> list[tuple[str, list[str]]]:
 
 def test_latex_tables_are_structurally_sound(runs):
     tex = report(runs, "--format", "latex")
-    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 6
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == 7
     tabulars = _tabulars(tex)
-    assert len(tabulars) == 6
+    assert len(tabulars) == 7
     for spec, body in tabulars:
         assert set(spec) <= {"l", "r"} and body
         for line in body:  # every row has one cell per column; no unescaped specials
@@ -302,26 +311,35 @@ def test_html_main_table_equals_the_stores(page, runs):
     p.feed(page.read_text("utf-8"))
     head, *body = p.tables["table-main"]
     col = {name: i for i, name in enumerate(head)}
+    # a column with one value in every row is said once, in the caption
+    said = re.search(r'<table id="table-main".*?<span class="fixed">in every row: (.*?)</span>', page.read_text())
+    fixed = dict(part.split(": ", 1) for part in said.group(1).split("; ")) if said else {}
+    assert fixed == {"collection": "historical", "setting": "discovery"}
     want = expected_cells(runs)
     assert len(body) == len(want)
     for row in body:
-        key = (row[col["collection"]], row[col["setting"]], row[col["world"]], row[col["protocol"]],
-               int(row[col["B"]]), row[col["player"]])
+        value = {**fixed, **{name: row[i] for name, i in col.items()}}
+        key = (value["collection"], value["setting"], value["world"], value["protocol"], int(value["B"]),
+               value["player"])
         w = want[key]
-        lo, hi = wilson_by_hand(w["strict_k"], w["strict_n"])
+        lo, hi = wilson_by_hand(w["card_k"], w["cards"])
         assert row[col["strict ESR"]] == f"{100 * w['strict_k'] / w['strict_n']:.0f}% [{100 * lo:.0f}–{100 * hi:.0f}]"
         assert row[col["mean PS"]].startswith(f"{w['mean_ps']:.3f}")
-        assert [row[col[c]] for c in ("n", "valid", "invalid", "missing", "undet.")] == [
-            str(w[c]) for c in ("n", "valid", "invalid", "missing", "undetermined")]
+        assert [row[col[c]] for c in ("cards", "valid", "inv.", "miss.", "undet.")] == [
+            str(w[c]) for c in ("cards", "valid", "invalid", "missing", "undetermined")]
 
 
 def test_html_drill_down_shows_laws_outcomes_and_transcripts(page, runs):
     text = page.read_text("utf-8")
     start = text.index('id="card-gravitation"')
     card = text[start:text.index('id="card-pendulum"')]
-    # the law in both worlds, as MathML, with the card's own text
+    # the law in both worlds as the card writes it (its law line, and the counterfactual's mutations)
     assert card.count("<td>original</td>") == 1 and card.count("<td>counterfactual</td>") == 1
-    assert card.count('<math class="formula"') >= 2
+    source = (REPO / "cards/historical/gravitation.sci").read_text()
+    law = next(ln.strip() for ln in source.splitlines() if ln.strip().startswith("law "))
+    assert card.count(f'<code class="law">{law}</code>') == 1
+    assert f'<code class="law">{law}\nset n = 3\nrebalance G at r = 5 [m]</code>' in card
+    assert card.count('<math class="formula"') >= 2  # the submissions, as MathML
     # every episode of the card, both players: 2 worlds x 4 protocol cells x 2 reps x 2 players
     assert card.count('<details class="episode">') == 32
     # transcripts: hypotheses, experiments with forecasts against observations, the submitted formula
@@ -351,7 +369,7 @@ def test_extra_axis_and_form_credit_are_shown_when_a_store_has_them(runs, tmp_pa
     assert noisy and all(r["mean_form_credit"] == pytest.approx(0.5) for r in noisy)
     assert all(0 <= r["mean_form_credit"] <= 1 for r in rows if r["player"] == "baseline")  # from the records
     text = html.read_text("utf-8")
-    assert 'id="fig-axis_noise"' in text and 'id="fig-form_credit"' in text and "<th>form credit</th>" in text
+    assert 'id="fig-axis_noise"' in text and 'id="fig-form_credit"' in text and "<th>form</th>" in text
 
 
 # ---- errors -------------------------------------------------------------------------------
@@ -393,14 +411,30 @@ def test_report_renders_in_headless_chromium(page):
         widths = b.evaluate(s, "[...document.querySelectorAll('figure.figure svg')]"
                                ".map(e => Math.round(e.getBoundingClientRect().width))")
         assert len(widths) >= 5 and min(widths) > 300, widths
+        # at 1,400 px nothing scrolls sideways: not the page, not a table
+        page_width = b.evaluate(s, "[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert page_width[0] <= page_width[1] <= 1400, page_width
+        wide = b.evaluate(s, "[...document.querySelectorAll('table')].filter(t => t.getBoundingClientRect().right"
+                             " > document.documentElement.clientWidth + 0.5 || t.parentElement.scrollWidth >"
+                             " t.parentElement.clientWidth + 0.5).map(t => t.id || t.className)")
+        assert wide == [], wide
+        # every figure and every report table is captioned, the caption above it
+        captions = b.evaluate(s, """[...document.querySelectorAll('figure')].map(f => {
+            const c = f.querySelector('figcaption'), g = f.querySelector('svg');
+            return c !== null && c.textContent.trim().length > 0 && f.firstElementChild === c
+                && c.getBoundingClientRect().bottom <= g.getBoundingClientRect().top; })""")
+        assert len(captions) >= 5 and all(captions), captions
+        tables = b.evaluate(s, """[...document.querySelectorAll('#tables table')].map(t => {
+            const c = t.querySelector('caption');
+            return c !== null && c.getBoundingClientRect().bottom <= t.tHead.getBoundingClientRect().top + 0.5; })""")
+        assert tables and all(tables), tables
         b.screenshot(s, out / "report.png")
         # open a card and one of its Adaptive episodes: the formulas render as MathML boxes
         heights = b.evaluate(s, """(() => {
             const card = document.querySelector('#card-gravitation'); card.open = true;
             const ep = [...card.querySelectorAll('details.episode')].find(d => d.textContent.includes('adaptive'));
             ep.open = true; ep.scrollIntoView();
-            return [...ep.querySelectorAll('math')].concat([...card.querySelectorAll('table.law math')])
-                .map(m => m.getBoundingClientRect().height); })()""")
+            return [...ep.querySelectorAll('math')].map(m => m.getBoundingClientRect().height); })()""")
         assert heights and min(heights) > 5, heights
         b.evaluate(s, "document.querySelector('#card-gravitation').scrollIntoView()")
         b.screenshot(s, out / "report-card.png")

@@ -3,6 +3,7 @@ the progress bar, console width."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -52,7 +53,11 @@ def load(card_path: str):
 
 
 def console_width():
-    """Rich's console width: the terminal's, else 200 columns."""
+    """The width tables are drawn to: $COLUMNS when set, else the terminal's
+    (None: rich asks the terminal), else 200 columns."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) >= 40:
+        return int(columns)
     return None if sys.stdout.isatty() else 200
 
 

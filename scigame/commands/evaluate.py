@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import sys
 
 import click
@@ -9,73 +11,6 @@ import click
 from ..options import DOLLARS, EvalOptions, FiniteFloat, llm_options, packed
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
                      say, stop_on_auth_error)
-
-
-def _fmt(v, pct=False):
-    if v is None:
-        return "–"
-    return f"{100 * v:.0f}%" if pct else (f"{v:.3f}" if isinstance(v, float) else str(v))
-
-
-def _summary_table(table: list[dict]):
-    """The summary's rich table: one row per cell."""
-    from rich.table import Table
-
-    from ..summary import CONTROLS
-
-    t = Table(title="summary", show_lines=False)
-    players = {r["player"] for r in table}
-    # the controls and out-of-domain scores get columns only where a run has them
-    controls = [c for c, default in CONTROLS.items() if any(r.get(c, default) != default for r in table)]
-    ood = any(r.get("mean_ps_ood") is not None for r in table)
-    system = any(r.get("mean_ps_system") is not None for r in table)
-    names = (("player",) if len(players) > 1 else ()) + (
-        "collection", "setting", "environment", "protocol", "B", *controls, "n", "strict ESR", "weak ESR",
-        "mean PS", "form", *(("PS ood", "weak ood") if ood else ()),
-        *(("PS sys", "weak sys") if system else ()), "SES", "valid", "invalid", "missing", "undet.",
-        "breaks", "unfinished")
-    for col in names:
-        t.add_column(col, justify="left" if col in ("player", "collection", "setting", "environment",
-                                                    "protocol", "noise", "context") else "right")
-    for r in table:
-        cells = ([r["player"]] if len(players) > 1 else []) + [
-            r["collection"], r["setting"], r["environment"], r["protocol"], str(r["budget"]),
-            *(str(r[c]) for c in controls),
-            str(r["finished"]), _fmt(r["strict_esr"], True), _fmt(r["weak_esr"], True), _fmt(r["mean_ps"]),
-            _fmt(r.get("mean_form_credit")),
-            *((_fmt(r.get("mean_ps_ood")), _fmt(r.get("weak_ood"), True)) if ood else ()),
-            *((_fmt(r.get("mean_ps_system")), _fmt(r.get("weak_system"), True)) if system else ()),
-            _fmt(r.get("mean_ses")), str(r["valid"]), str(r["invalid"]), str(r["missing"]),
-            str(r["undetermined"]), str(r["protocol_breaks"]), str(r["unfinished"])]
-        t.add_row(*cells)
-    return t
-
-
-def _print_summary(run) -> None:
-    """What `scigame eval` prints of its run (a summary.RunSummary)."""
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(width=console_width())
-    console.print(_summary_table(run.table))
-    if len({r["collection"] for r in run.table}) > 1:  # Historical and Temporal side by side
-        from ..report.formats import render
-        from ..report.side_by_side import side_by_side
-        console.print(render([side_by_side(run.table)], "text", console_width()), end="", markup=False, highlight=False)
-    stale, failures, usage = run.stale, run.failures, run.usage
-    if stale:
-        console.print(f"({stale} episodes of earlier versions of edited cards are kept in the store "
-                      "but left out of this summary)")
-    if failures:
-        console.print("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
-    if usage and any(u["input_tokens"] or u["output_tokens"] for u in usage):
-        u_table = Table(title="tokens and cost")
-        for col in ("player", "protocol", "episodes", "input tokens", "output tokens", "cost $"):
-            u_table.add_column(col, justify="left" if col in ("player", "protocol") else "right")
-        for u in usage:
-            u_table.add_row(u["player"], u["protocol"], str(u["episodes"]), str(u["input_tokens"]),
-                            str(u["output_tokens"]), f"{u['cost_usd']:.4f}")
-        console.print(u_table)
 
 
 @click.command(name="eval")
@@ -130,6 +65,10 @@ def _print_summary(run) -> None:
               help="--tools python: CPU seconds per episode, all calls together (at most 10 per call).")
 @click.option("--tool-wall", type=FiniteFloat(min=0.1, max=7200.0), default=120.0, show_default=True,
               help="--tools python: wall-clock seconds per episode, all calls together (at most 20 per call).")
+@click.option("--by", "by", type=click.Choice(["cell", "card"]), default="cell", show_default=True,
+              help="Summarise per cell, or per card with every failed episode's submission beside the law.")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "csv", "json"]), default="text",
+              show_default=True, help="How to print the summary (as for `scigame report`).")
 
 
 def eval_cmd(run: EvalOptions, llm):
@@ -169,14 +108,46 @@ def eval_cmd(run: EvalOptions, llm):
         say(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     summary = summarize_run(report.folder)
-    _print_eval(report, summary, run.max_cost)
+    _print_eval(report, summary, run)
     stop_on_auth_error(report.auth_error, report.errors)
     # episodes left unstarted by --max-cost are not findings: the budget did its job (docs/cli.md)
     sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
 
 
-def _print_eval(report, summary, max_cost) -> None:
-    """The run's summary and what became of its episodes (errors aside)."""
+def _print_summary(report, run) -> None:
+    """This invocation's episodes as the report's tables (per cell or per card), and the folder's totals."""
+    from ..report import render
+    from ..report.invocation import eval_tables, folder_line, invocation_runs
+    from ..summary import failure_counts
+
+    from ..errors import UserFacingError
+    try:
+        inv = invocation_runs(report.folder, report.planned_keys)
+    except UserFacingError as exc:  # a damaged record or log of an earlier run: the episodes are stored all the same
+        say(f"scigame: the summary tables cannot be drawn: {exc}", err=True)
+        return
+    tables = eval_tables(inv, run.by)
+    if run.fmt == "json":
+        from ..report.formats import to_json_tables
+        click.echo(json.dumps({"tables": to_json_tables(tables), "folder": folder_line(inv, report.folder),
+                               "failure_modes": failure_counts(inv.runs.rows)}, indent=2))
+    else:
+        say(render(tables, run.fmt, console_width()).rstrip("\n"))
+    echo = functools.partial(_echo, err=run.fmt != "text")
+    failures = failure_counts(inv.runs.rows)
+    if failures:
+        echo("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
+    echo(folder_line(inv, report.folder))
+
+
+def _echo(text: str, err: bool = False) -> None:
+    """A line for people, wrapped to the terminal's width."""
+    from ..report.formats import wrap_text
+    say(wrap_text(text, console_width()), err=err)
+
+
+def _print_eval(report, summary, run) -> None:
+    """The invocation's summary and what became of its episodes (errors aside)."""
     from ..summary import spend_text
 
     for path, why in report.skipped_cards:
@@ -185,18 +156,22 @@ def _print_eval(report, summary, max_cost) -> None:
         say(f"{len(report.excluded)} Temporal card(s) excluded:", err=True)
         for name, why in report.excluded:
             say(f"  {name}: {why}", err=True)
-    _print_summary(summary)
+    _print_summary(report, run)
+    text = run.fmt == "text"  # machine formats keep stdout for the tables alone
+    if summary.stale:
+        _echo(f"({summary.stale} episodes of earlier versions of edited cards are kept in the store "
+              "but left out of this summary)", err=not text)
     if summary.spend["calls"] or summary.spend["spent_usd"]:
-        say(spend_text(summary.spend))
+        _echo(spend_text(summary.spend), err=not text)
     for warning in report.warnings:
-        say(f"warning: {warning}", err=True)
-    say(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
-               f"of {report.planned} planned; run folder: {report.folder}")
+        _echo(f"warning: {warning}", err=True)
+    _echo(f"{report.played} played, {report.skipped} already finished, {report.unfinished} unfinished "
+          f"of {report.planned} planned; run folder: {report.folder}", err=not text)
     if report.not_started:
-        say(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
-                   f"of --max-cost ${max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
+        _echo(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
+              f"of --max-cost ${run.max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
     for reason in report.unfinished_reasons[:5]:
-        say(f"unfinished: {reason}", err=True)
+        _echo(f"unfinished: {reason}", err=True)
     if len(report.unfinished_reasons) > 5:
         say(f"unfinished: ... and {len(report.unfinished_reasons) - 5} more (each episode's "
                    "`error` is in the store)", err=True)

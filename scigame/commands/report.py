@@ -15,15 +15,19 @@ from .common import console_width
 @click.option("--format", "fmt", type=click.Choice(["text", "human", "markdown", "latex", "csv", "json"]),
               default="text", show_default=True, help="How to print the tables (human is text).")
 @click.option("--table", "tables", multiple=True, metavar="NAME",
-              help="Print only this table (repeatable): main, weak_strict, usage, failures, cards; default all.")
+              help="Print only this table (repeatable): main, compare (two or more runs), weak_strict, usage, "
+                   "failures, cards; default all.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), default=None,
               help="Also write the self-contained HTML report to this file.")
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False), default=None,
               help="Also write every figure as a PNG into this folder.")
 @click.option("--title", default=None, help="Title of the HTML report.")
+@click.option("--pool", is_flag=True,
+              help="One column per player: pool a player's run folders (e.g. two seeds) instead of "
+                   "showing each folder as its own column.")
 
 
-def report(run_dirs, fmt, tables, html_file, plots_dir, title):
+def report(run_dirs, fmt, tables, html_file, plots_dir, title, pool):
     """Tables, figures and an HTML page of one or more runs, side by side:
     ESR and PS with 95% intervals per cell, weak vs strict ESR, tokens and
     dollars, failure modes, per card; the HTML adds the figures, every
@@ -38,8 +42,12 @@ def report(run_dirs, fmt, tables, html_file, plots_dir, title):
     for name in tables:
         if name not in TABLES:
             raise click.BadParameter(f"{name!r} is not one of {', '.join(TABLES)}", param_hint="--table")
-    runs = load_runs(list(run_dirs))  # a damaged folder: RunFolderError, one line naming the file
+    runs = load_runs(list(run_dirs), pool=pool)  # a damaged folder: RunFolderError, one line naming the file
     built = build_tables(runs)
+    missing = [n for n in tables if n not in built]
+    if missing:  # `compare` needs two columns
+        raise click.BadParameter(f"{', '.join(missing)}: needs two or more players or run folders",
+                                 param_hint="--table")
     chosen = [built[n] for n in (tables or built)]
     if html_file:
         click.echo(f"wrote {write_html(runs, built, Path(html_file), title)}", err=True)
@@ -55,8 +63,9 @@ def report(run_dirs, fmt, tables, html_file, plots_dir, title):
     click.echo(render(chosen, "text" if fmt == "human" else fmt, console_width()), nl=False)
     if fmt in ("text", "human"):
         from ..summary import report_notes
+        from ..report.formats import wrap_text
         for line in report_notes(runs):
-            click.echo(line)
+            click.echo(wrap_text(line, console_width()))
 
 
 #: The commands of this module, for scigame.cli.

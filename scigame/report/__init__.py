@@ -18,7 +18,7 @@ from ..summary import failure_counts, judge_failure_counts, judge_usage, per_car
 from .data import RunFolderError, Runs, load_runs
 from .formats import FORMATS, render, to_json_tables
 from .side_by_side import collections_table
-from .tables import (TABLES, Table, cards_table, failures_table, main_table, usage_tab,
+from .tables import (TABLES, Table, cards_table, compare_table, failures_table, main_table, usage_tab,
                      weak_strict_table)
 
 __all__ = ["FORMATS", "TABLES", "RunFolderError", "Runs", "build_tables", "load_runs", "render",
@@ -28,8 +28,11 @@ __all__ = ["FORMATS", "TABLES", "RunFolderError", "Runs", "build_tables", "load_
 def build_tables(runs: Runs) -> dict[str, Table]:
     """Every table of the report, by name (here, not in tables.py: the
     collections table of side_by_side.py builds on tables.py)."""
-    return {t.name: t for t in (main_table(runs), weak_strict_table(runs), usage_tab(runs),
-                                 failures_table(runs), cards_table(runs), collections_table(runs))}
+    tables = [main_table(runs), weak_strict_table(runs), usage_tab(runs), failures_table(runs), cards_table(runs),
+              collections_table(runs)]
+    if len(runs.players) > 1:
+        tables.insert(1, compare_table(runs))
+    return {t.name: t for t in tables}
 
 
 def report_json(runs: Runs, tables: dict[str, Table]) -> dict:

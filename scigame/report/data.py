@@ -1,10 +1,13 @@
 """Reading run folders for a report: every run's rows, judgements,
 episodes, compiled cards and provenance, pooled into one `Runs`.
 
-Several folders are reported side by side. Rows are keyed by player, so
-two runs of different players simply sit next to each other; the same
-episode key in two folders (one player run twice) is an error, since
-pooling it would count it twice.
+Several folders are reported side by side, each player of each folder a
+column. Rows are keyed by player, so two runs of different players simply
+sit next to each other. One player in several folders (two seeds of the
+baseline, say) gets one column per folder, labelled `PLAYER @ FOLDER`;
+with `pool=True` (`scigame report --pool`) its folders are one column, the
+later folders' repetitions numbered on after the earlier ones'. Naming one
+folder twice is an error.
 """
 
 from __future__ import annotations
@@ -55,7 +58,12 @@ class Runs:
 
     @property
     def players(self) -> list[str]:
-        return sorted({r["player"] for r in self.rows})
+        """The columns, in the order of the folders on the command line (and by name within one)."""
+        present = {r["player"] for r in self.rows}
+        return list(dict.fromkeys(p for f in self.provenance for p in f.players if p in present)) or sorted(present)
+
+    #: each column's label -> the run folders behind it
+    folders: dict[str, list[str]] = field(default_factory=dict)
 
 
 #: The fields of config.json and of each invocations.jsonl line that a report reads, and their types.
@@ -127,37 +135,75 @@ def _key_fields(store: Store) -> list[str]:
     return [name for _, name, *_rest, pk in sorted(info, key=lambda c: c[-1]) if pk]
 
 
-def load_runs(folders: list[str | Path]) -> Runs:
-    """Every folder's current rows (latest card versions), pooled."""
+def _read_folder(folder: Path) -> tuple[list[dict], list[Episode], list[dict], dict, list[str], int]:
+    """A folder's current rows, their episode records, judgements, spend, key fields and stale count."""
+    if not (folder / DB_NAME).exists():
+        raise RunFolderError(f"{folder} is not a run folder (no {DB_NAME})")
+    with Store(folder) as store:
+        rows, judgements = store.rows(), store.judgement_rows()
+        spend = spend_summary(store)
+        fields = _key_fields(store)
+        rows, stale = current_rows(rows)
+        episodes = [store.read_episode(r.pop("record")) for r in rows]  # tolerates what older versions wrote
+    return rows, episodes, judgements, spend, fields, stale
+
+
+def column_label(player: str, folder: str, shared: bool) -> str:
+    """A player's column: its name, or `PLAYER @ FOLDER` when another folder has the same player."""
+    return f"{player} @ {folder}" if shared else player
+
+
+def _relabel(records: list[dict], labels: dict[str, str], offsets: dict[str, int]) -> None:
+    """Each record's player as its column label, its repetition moved on by the pool's offset."""
+    for r in records:
+        offset = offsets.get(r["player"], 0)
+        r["player"] = labels[r["player"]]
+        r["repetition"] = r["repetition"] + offset
+
+
+def load_runs(folders: list[str | Path], pool: bool = False) -> Runs:
+    """Every folder's current rows (latest card versions), side by side
+    (or one player's folders pooled)."""
     from ..llm.judge import compiled_cards
 
-    runs = Runs()
+    seen: dict[Path, str] = {}
     for folder in map(Path, folders):
-        if not (folder / DB_NAME).exists():
-            raise RunFolderError(f"{folder} is not a run folder (no {DB_NAME})")
-        with Store(folder) as store:
-            rows, judgements = store.rows(), store.judgement_rows()
-            spend = spend_summary(store)
-            spent = spend["spent_usd"]
-            fields = _key_fields(store)
-        runs.key_fields += [f for f in fields if f not in runs.key_fields]
-        rows, stale = current_rows(rows)
-        for r in rows:
-            key = tuple(sorted((k, r[k]) for k in fields))
-            if key in runs.episodes:
-                raise RunFolderError(f"{folder}: episode {r['card']} {r['environment']} {r['setting']} "
-                                     f"{r['protocol']} B={r['budget']} rep {r['repetition']} of "
-                                     f"{r['player']} is also in an earlier folder; report each run once")
-            episode = store.read_episode(r.pop("record"))  # tolerates what older versions wrote
-            runs.episodes[key] = episode
-            runs.rows.append(_with_form_credit(r, episode))
-        runs.judgements += judgements
-        runs.cards.update(compiled_cards(folder))
-        config = _read_json(folder / "config.json") or {}
-        runs.provenance.append(Provenance(
-            folder=str(folder), players=sorted({r["player"] for r in rows}),
-            versions=config.get("versions") or {}, cards=config.get("cards") or {},
-            invocations=_invocations(folder), episodes=len(rows), stale=stale,
-            spent_usd=spent + sum(j["cost_usd"] or 0.0 for j in judgements),
-            judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements), spend=spend))
+        if folder.resolve() in seen:
+            raise RunFolderError(f"{folder}: the same run folder as {seen[folder.resolve()]}; report each run once")
+        seen[folder.resolve()] = str(folder)
+    read = [(Path(f), *_read_folder(Path(f))) for f in folders]
+    homes: dict[str, list[str]] = {}
+    for folder, rows, *_ in read:
+        for p in sorted({r["player"] for r in rows}):
+            homes.setdefault(p, []).append(str(folder))
+    runs, next_rep = Runs(), {}
+    for folder, rows, episodes, judgements, spend, fields, stale in read:
+        labels = {p: column_label(p, str(folder), len(homes[p]) > 1 and not pool) for p in homes}
+        offsets = {p: next_rep.get(p, 0) for p in homes} if pool else {}
+        for p in {r["player"] for r in rows}:
+            runs.folders.setdefault(labels[p], []).append(str(folder))
+            if pool:
+                next_rep[p] = offsets[p] + 1 + max(r["repetition"] for r in rows if r["player"] == p)
+        _relabel(rows, labels, offsets)
+        _relabel(judgements, labels, offsets)
+        _add_folder(runs, folder, rows, episodes, judgements, spend, fields, stale, compiled_cards(folder))
     return runs
+
+
+def _add_folder(runs: Runs, folder: Path, rows, episodes, judgements, spend, fields, stale, cards) -> None:
+    runs.key_fields += [f for f in fields if f not in runs.key_fields]
+    for r, episode in zip(rows, episodes):
+        key = tuple(sorted((k, r[k]) for k in fields))
+        episode = episode.model_copy(update={"key": episode.key.model_copy(
+            update={"player": r["player"], "repetition": r["repetition"]})})
+        runs.episodes[key] = episode
+        runs.rows.append(_with_form_credit(r, episode))
+    runs.judgements += judgements
+    runs.cards.update(cards)
+    config = _read_json(folder / "config.json") or {}
+    runs.provenance.append(Provenance(
+        folder=str(folder), players=sorted({r["player"] for r in rows}),
+        versions=config.get("versions") or {}, cards=config.get("cards") or {},
+        invocations=_invocations(folder), episodes=len(rows), stale=stale,
+        spent_usd=spend["spent_usd"] + sum(j["cost_usd"] or 0.0 for j in judgements),
+        judge_usd=sum(j["cost_usd"] or 0.0 for j in judgements), spend=spend))

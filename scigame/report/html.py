@@ -19,7 +19,7 @@ from ..records import Episode
 from .data import Runs
 from .formats import cell
 from .formula import formula_html
-from .intervals import CONFIDENCE, RESAMPLES, SEED
+from .intervals import ADJUSTMENT, ALPHA, CONFIDENCE, RESAMPLES, SEED, TEST
 from .markup import content_security_policy, ident
 from .markup import text as _e
 from .plots import Figure
@@ -27,37 +27,85 @@ from .tables import Table
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5rem auto;max-width:1400px;
-padding:0 1rem;color:#1b1f24;line-height:1.4}
+padding:0 1rem;color:#1b1f24;line-height:1.4;box-sizing:border-box}
 h1{font-size:1.6rem}h2{border-bottom:1px solid #ccd;padding-bottom:.2rem;margin-top:2rem}
-table{border-collapse:collapse;font-size:.82rem;margin:.5rem 0}
-th,td{border:1px solid #d4d7dd;padding:.15rem .4rem;vertical-align:top}
-td.n{white-space:nowrap}
-th{background:#eef1f5;position:sticky;top:0}td.n{text-align:right;font-variant-numeric:tabular-nums}
+table{border-collapse:collapse;font-size:.8rem;margin:.5rem 0;max-width:100%}
+caption{caption-side:top;text-align:left;font-weight:600;padding:.2rem 0;font-size:.9rem}
+caption .fixed{display:block;font-weight:400;color:#556}
+th,td{border:1px solid #d4d7dd;padding:.15rem .35rem;vertical-align:top}
+th{background:#eef1f5;position:sticky;top:0;font-weight:600}
+td.n{text-align:right;font-variant-numeric:tabular-nums;overflow-wrap:normal}
+td.n .v,td.n .ci{white-space:nowrap}td.n .ci{color:#556}
 tr:nth-child(even) td{background:#fafbfc}.note{color:#6a4a00;background:#fff8e1;padding:.3rem .5rem;
-margin:.3rem 0;font-size:.85rem}figure{margin:1rem 0;overflow-x:auto}figcaption{font-weight:600}
+margin:.3rem 0;font-size:.85rem}.legend{font-size:.8rem;color:#445;margin:.2rem 0 .8rem}
+figure{margin:1.5rem 0 1rem}figcaption{font-weight:600;margin-bottom:.3rem}
 details{margin:.3rem 0 .3rem .5rem}summary{cursor:pointer}.ok{color:#0a6b2d}.bad{color:#a3161b}
-.muted{color:#667}pre{background:#f4f5f7;padding:.4rem;overflow-x:auto;font-size:.8rem}
-nav a{margin-right:.8rem}figure svg{max-width:100%;height:auto}.scroll{overflow-x:auto}math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;padding-left:.5rem;
-margin:.4rem 0}
+.muted{color:#667}pre{background:#f4f5f7;padding:.4rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8rem}
+nav a{margin-right:.8rem}figure svg{max-width:100%;height:auto}.scroll{max-width:100%}
+math.formula{font-size:1.2rem}ul.hypotheses{list-style:none;padding-left:.5rem}.turn{border-left:3px solid #ccd;
+padding-left:.5rem;margin:.4rem 0}code.law{white-space:pre-wrap}
 """
 
 
-def table_html(t: Table) -> str:
-    head = "".join(f"<th>{_e(c.label)}</th>" for c in t.columns)
+def _cell_html(row: dict, col) -> str:
+    """A cell; a value and its interval may wrap between them, never inside a number."""
+    text = cell(row, col)
+    if col.kind in ("rate", "mean", "diff") and " [" in text:
+        value, _, ci = text.partition(" [")
+        return f'<span class="v">{_e(value)}</span> <span class="ci">[{_e(ci)}</span>'
+    return _e(text)
+
+
+def table_html(t: Table, number: int | None = None) -> str:
+    """A table with its caption above it: the title, then the columns whose value
+    is the same in every row (said once rather than in every row), then the legend and notes."""
+    texts = [[cell(r, c) for c in t.columns] for r in t.rows]
+    fixed = [i for i, c in enumerate(t.columns)
+             if c.kind == "text" and len(texts) > 1 and len({r[i] for r in texts}) == 1]
+    cols = [c for i, c in enumerate(t.columns) if i not in fixed]
+    head = "".join(f"<th>{_e(c.label)}</th>" for c in cols)
     body = "".join("<tr>" + "".join(
-        f'<td class="{"" if c.kind == "text" else "n"}">{_e(cell(r, c))}</td>' for c in t.columns) + "</tr>"
+        f'<td class="{"" if c.kind == "text" else "n"}">{_cell_html(r, c)}</td>' for c in cols) + "</tr>"
         for r in t.rows)
+    said = "; ".join(f"{t.columns[i].label}: {texts[0][i]}" for i in fixed)
+    caption = (f"{f'Table {number}. ' if number else ''}{_e(t.title)}"
+               + (f'<span class="fixed">in every row: {_e(said)}</span>' if said else ""))
+    legend = "; ".join(dict.fromkeys(f"{c.label}: {c.legend}" for c in cols if c.legend))
     notes = "".join(f'<p class="note">{_e(n)}</p>' for n in t.notes)
-    return (f'<div class="scroll"><table id="table-{t.name}" data-rows="{len(t.rows)}"><caption>{_e(t.title)}'
-            f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>{notes}")
+    return (f'<div class="scroll"><table id="table-{t.name}" data-rows="{len(t.rows)}"><caption>{caption}'
+            f"</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            + (f'<p class="legend">{_e(legend)}</p>' if legend else "") + notes)
 
 
-def _figure_html(f: Figure) -> str:
-    return f'<figure id="fig-{f.name}" class="figure">{f.svg()}<figcaption>{_e(f.title)}</figcaption></figure>'
+def _figure_html(f: Figure, number: int | None = None) -> str:
+    """A figure with its caption above it (the caption names it; it is not read as the next figure's title)."""
+    caption = f"{f'Figure {number}. ' if number else ''}{_e(f.title)}"
+    return f'<figure id="fig-{f.name}" class="figure"><figcaption>{caption}</figcaption>{f.svg()}</figure>'
+
+
+def _card_text(d) -> list[str]:
+    """The card's own `law` lines, read from its source when the file there is
+    still the compiled text (same hash); empty when it is not."""
+    from pathlib import Path
+
+    from ..compiler.source import content_hash
+    try:
+        text = Path(d.source_path).read_text("utf-8")
+    except (OSError, ValueError):
+        return []
+    if content_hash(text) != d.source_sha256:
+        return []
+    import re
+    body = re.split(r"^\s*counterfactual\b", text, maxsplit=1, flags=re.M)[0]
+    return [ln.strip() for ln in body.splitlines() if ln.strip().startswith("law ")]
 
 
 def _law_html(card) -> str:
+    """Both worlds' laws as the card writes them (its `law` lines, and the
+    counterfactual's mutations), then as evaluated with the params' values."""
     d = card.data
+    own = _card_text(d)
+    mutations = [m.text for m in d.mutations]
     rows = []
     for env_name in ("original", "counterfactual"):
         env = d.environments.get(env_name)
@@ -65,16 +113,20 @@ def _law_html(card) -> str:
             continue
         params = ", ".join(f"{p.name} = {p.value_si:g}{'' if p.unit == '1' else ' ' + p.unit}"
                            for p in env.params) or "none"
-        for out, tree in env.laws.items():
-            rows.append(f"<tr><td>{env_name}</td><td>{formula_html(out, tree)}</td>"
-                        f"<td><code>{_e(env.law_text.get(out, ''))}</code></td><td>{_e(params)}</td></tr>")
+        evaluated = "; ".join(f"{out} = {text}" for out, text in env.law_text.items())
+        written = own or [f"law {evaluated}"]
+        if env_name == "counterfactual":
+            written = written + mutations
+        rows.append(f"<tr><td>{env_name}</td><td><code class=\"law\">{_e(chr(10).join(written))}</code></td>"
+                    f"<td><code>{_e(evaluated)}</code></td><td>{_e(params)}</td></tr>")
     ins = ", ".join(f"{s.name} [{s.unit}]" for s in d.inputs)
     outs = ", ".join(f"{o.name} [{o.unit}]" for o in d.outputs)
     mutation = "; ".join(f"{m.kind} {m.target}: {m.text}" for m in d.mutations)
     return (f'<p>{_e(d.title)} ({_e(d.collection)}, {_e(d.field)}). Inputs: {_e(ins)}; outputs: {_e(outs)}. '
             f'Counterfactual: {_e(d.counterfactual_label)} <span class="muted">({_e(mutation)})</span>. '
             f'Source hash <code>{_e(d.source_sha256[:16])}</code>.</p>'
-            '<table class="law"><thead><tr><th>world</th><th>law</th><th>card text</th><th>params (SI)</th>'
+            '<table class="law"><caption>The law in both worlds</caption><thead><tr><th>world</th>'
+            "<th>the card's text</th><th>with the params' values</th><th>params (SI)</th>"
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
@@ -194,21 +246,30 @@ def _provenance_html(runs: Runs) -> str:
 
 
 def _methods_html() -> str:
-    return (f"<p>Rates (ESR) carry a {CONFIDENCE:.0%} Wilson score interval over the cell's episodes; "
-            f"means (PS, SES, form credit) a {CONFIDENCE:.0%} percentile bootstrap over the cell's episodes "
-            f"({RESAMPLES} resamples, seed {SEED}). Counts of valid, invalid, missing and undetermined answers "
-            "stand beside each rate: undetermined episodes (strict verdict not reached) are left out of the "
-            "strict ESR's denominator, invalid and missing answers count as failures with PS 0. A note says "
-            "where two players' intervals overlap: such differences are not significant at this sample size.</p>")
+    return (f"<p>The unit of evidence is the card: a cell's repetitions of one card are not independent "
+            f"draws (a deterministic player repeats itself), so n counts cards, and each cell shows its "
+            f"cards, repetitions per card and the cards whose repetitions all gave the same outcome. "
+            f"Rates (ESR) carry a {CONFIDENCE:.0%} Wilson score interval over the cell's cards (the share is "
+            f"the mean of the per-card rates); means (PS, SES, form credit) a {CONFIDENCE:.0%} two-stage "
+            f"percentile bootstrap that resamples cards and, inside each drawn card, its repetitions "
+            f"({RESAMPLES} resamples, seed {SEED}). Two runs are compared on the cards both played, in the "
+            f"cells both have: the interval of the difference comes from the same two-stage bootstrap, and "
+            f"they are called apart in a cell only where the {_e(TEST)} gives p &lt; {ALPHA:.2f} after "
+            f"{_e(ADJUSTMENT)}. Counts of valid, invalid, missing and undetermined answers stand beside each "
+            "rate: undetermined episodes (strict verdict not reached) are left out of the strict ESR's "
+            "denominator, invalid and missing answers count as failures with PS 0. Table and figure numbers "
+            "are this page's; where a title names the paper's Table 2 or Figure 5, the table is its "
+            "analogue computed on these runs.</p>")
 
 
 def render_html(runs: Runs, tables: dict[str, Table], figures: list[Figure], title: str | None = None) -> str:
     title = title or "scigame report: " + ", ".join(runs.players)
-    sections = [("tables", "Tables", "".join(table_html(t) for t in tables.values())),
-                ("figures", "Figures", "".join(_figure_html(f) for f in figures) or "<p>No finished episodes.</p>"),
+    sections = [("tables", "Tables", "".join(table_html(t, i) for i, t in enumerate(tables.values(), 1))),
+                ("figures", "Figures", "".join(_figure_html(f, i) for i, f in enumerate(figures, 1))
+                 or "<p>No finished episodes.</p>"),
                 ("cards", "Cards", _cards_html(runs)),
                 ("provenance", "Provenance", _provenance_html(runs)),
-                ("methods", "Intervals and counts", _methods_html())]
+                ("methods", "Intervals, comparisons and counts", _methods_html())]
     nav = "".join(f'<a href="#{sid}">{_e(label)}</a>' for sid, label, _ in sections)
     body = "".join(f'<section id="{sid}"><h2>{_e(label)}</h2>{content}</section>' for sid, label, content in sections)
     csp = content_security_policy([f"<style>{_CSS}</style>", *(f.svg() for f in figures)])

@@ -2,10 +2,11 @@
 for the HTML page or as PNG files for `scigame report --plots DIR`.
 
     esr           strict ESR per cell and player, with 95% Wilson intervals
-    budget        Figure 5: weak ESR against the Fixed budget B, and the
-                  cumulative share of Adaptive episodes solved within s steps
-    failures      Figure 6: failure modes per player, as a share of finished episodes
-    observations  Figure 11: cumulative share of Adaptive episodes by observations taken
+    budget        analogue of the paper's Figure 5: weak ESR against the Fixed
+                  budget B (one bar per player when the runs have one budget), and
+                  the cumulative share of Adaptive episodes solved within s steps
+    failures      analogue of Figure 6: failure modes per player, as a share of finished episodes
+    observations  analogue of Figure 11: cumulative share of Adaptive episodes by observations taken
     ps            the distribution of PS per player and world
     form_credit   mean graded form credit per player and world (when the runs have it)
     axis_<name>   weak ESR against any further episode axis (noise, context, ...)
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from ..summary import CELL
 from .data import Runs
-from .intervals import wilson
+from .intervals import by_card, card_rate_interval, cluster_bootstrap
 from .tables import Table
 
 
@@ -92,10 +93,43 @@ def _esr(plt, main: Table, runs: Runs) -> Figure | None:
     labels = ["\n".join(f"B={c[i]}" if cell_axes[i] == "budget" else str(c[i]) for i in varying) for c in cells]
     ax.set_xticks(range(len(cells)), labels, fontsize=7)
     ax.set_ylim(0, 1.15)
-    ax.set_ylabel("strict ESR (95% Wilson interval)")
+    ax.set_ylabel("strict ESR (95% Wilson interval over cards)")
     ax.set_title("Strict ESR per cell (successes/decided episodes above each bar)")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    return Figure("esr", "Strict ESR per cell", fig)
+    return Figure("esr", "Strict ESR per cell, with the decided episodes above each bar", fig)
+
+
+def _weak(rows: list[dict]) -> tuple[float, tuple | None]:
+    """Weak ESR of episodes and its interval over their cards."""
+    return (sum(bool(r["weak_success"]) for r in rows) / len(rows),
+            card_rate_interval(by_card(rows, lambda r: bool(r["weak_success"]))))
+
+
+def _fixed_panel(ax, fixed: list[dict], players: list[str]) -> None:
+    """Weak ESR against B; with a single budget, one bar per player at that budget."""
+    budgets = sorted({r["budget"] for r in fixed})
+    for j, p in enumerate(players):
+        by: dict[int, list[dict]] = defaultdict(list)
+        for r in fixed:
+            if r["player"] == p:
+                by[r["budget"]].append(r)
+        if not by:
+            continue
+        pts = [_weak(by[b]) for b in sorted(by)]
+        cards = len({r["card"] for rs in by.values() for r in rs})
+        if len(budgets) == 1:
+            ax.bar([j], [v for v, _ in pts], yerr=_errors(pts), capsize=3, label=f"{p} ({cards} cards)")
+        else:
+            ax.errorbar(sorted(by), [v for v, _ in pts], yerr=_errors(pts), capsize=3, **_style(j),
+                        label=f"{p} ({cards} cards)")
+    if len(budgets) == 1:
+        ax.set_xticks(range(len(players)), [p[:24] for p in players], fontsize=7)
+        ax.set(title=f"Fixed: weak ESR at the one budget run, B = {budgets[0]}", xlabel="player",
+               ylabel="weak ESR (95% interval over cards)", ylim=(0, 1.05))
+    else:
+        ax.set_xticks(budgets)
+        ax.set(title="Fixed: weak ESR against the budget B", xlabel="budget B (given observations)",
+               ylabel="weak ESR (95% interval over cards)", ylim=(0, 1.05))
 
 
 def _budget(plt, runs: Runs, players: list[str]) -> Figure | None:
@@ -105,29 +139,15 @@ def _budget(plt, runs: Runs, players: list[str]) -> Figure | None:
     if not fixed and not adaptive:
         return None
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    budgets: set[int] = set()
+    if fixed:
+        _fixed_panel(left, fixed, players)
     for j, p in enumerate(players):
-        by: dict[int, list[dict]] = defaultdict(list)
-        for r in fixed:
-            if r["player"] == p:
-                by[r["budget"]].append(r)
-        if by:
-            bs = sorted(by)
-            budgets.update(bs)
-            pts = [(sum(bool(r["weak_success"]) for r in by[b]) / len(by[b]),
-                    wilson(sum(bool(r["weak_success"]) for r in by[b]), len(by[b]))) for b in bs]
-            left.errorbar(bs, [v for v, _ in pts], yerr=_errors(pts), capsize=3, **_style(j),
-                          label=f"{p} (n={sum(len(v) for v in by.values())})")
         mine = [r for r in adaptive if r["player"] == p]
         if mine:
             top = max(r["steps"] for r in mine)
             steps = list(range(top + 1))
             share = [sum(1 for r in mine if r["weak_success"] and r["steps"] <= s) / len(mine) for s in steps]
             right.step(steps, share, where="post", linestyle=_style(j)["linestyle"], label=f"{p} (n={len(mine)})")
-    if budgets:
-        left.set_xticks(sorted(budgets))
-    left.set(title="Fixed: weak ESR against the budget B", xlabel="budget B (given observations)",
-             ylabel="weak ESR (95% Wilson interval)", ylim=(0, 1.05))
     right.set(title="Adaptive: solved within s steps", xlabel="steps s (experiments proposed)",
               ylabel="cumulative share of Adaptive episodes", ylim=(0, 1.05))
     for ax in (left, right):
@@ -135,7 +155,7 @@ def _budget(plt, runs: Runs, players: list[str]) -> Figure | None:
             ax.legend(fontsize=7)
         else:
             ax.text(0.5, 0.5, "no episodes of this protocol", ha="center", transform=ax.transAxes)
-    return Figure("budget", "Budget and steps (Figure 5)", fig)
+    return Figure("budget", "Budget and steps (analogue of the paper's Figure 5)", fig)
 
 
 def _failures(plt, failures: Table, players: list[str]) -> Figure | None:
@@ -158,7 +178,7 @@ def _failures(plt, failures: Table, players: list[str]) -> Figure | None:
     ax.set_xlabel("share of finished episodes (count beside each bar)")
     ax.set_title("Failure modes per player")
     ax.legend(fontsize=7)
-    return Figure("failures", "Failure modes (Figure 6)", fig)
+    return Figure("failures", "Failure modes (analogue of the paper's Figure 6)", fig)
 
 
 def _observations(plt, runs: Runs, players: list[str]) -> Figure | None:
@@ -175,7 +195,7 @@ def _observations(plt, runs: Runs, players: list[str]) -> Figure | None:
     ax.set(title="Adaptive episodes by observations taken", xlabel="observations taken (experiments)",
            ylabel="cumulative share of Adaptive episodes", ylim=(0, 1.05))
     ax.legend(fontsize=7)
-    return Figure("observations", "Observations taken (Figure 11)", fig)
+    return Figure("observations", "Observations taken (analogue of the paper's Figure 11)", fig)
 
 
 def _ps(plt, runs: Runs, players: list[str]) -> Figure | None:
@@ -196,7 +216,6 @@ def _ps(plt, runs: Runs, players: list[str]) -> Figure | None:
 
 
 def _form_credit(plt, runs: Runs, players: list[str]) -> Figure | None:
-    from .intervals import bootstrap_mean
     done = [r for r in runs.rows if r["status"] == "finished" and r.get("form_credit") is not None]
     if not done:
         return None
@@ -208,13 +227,14 @@ def _form_credit(plt, runs: Runs, players: list[str]) -> Figure | None:
         for i, env in enumerate(envs):
             vs = [r["form_credit"] for r in done if r["player"] == p and r["environment"] == env]
             if vs:
-                pts.append((sum(vs) / len(vs), bootstrap_mean(vs)))
+                mine = [r for r in done if r["player"] == p and r["environment"] == env]
+                pts.append((sum(vs) / len(vs), cluster_bootstrap(by_card(mine, lambda r: r["form_credit"]))))
                 xs.append(i + (j - (len(players) - 1) / 2) * width)
                 ns.append(len(vs))
         ax.bar(xs, [v for v, _ in pts], width=width, yerr=_errors(pts), capsize=3,
                label=f"{p} (n={sum(ns)})")
     ax.set_xticks(range(len(envs)), envs)
-    ax.set(title="Graded form credit", ylabel="mean form credit (95% bootstrap interval)", ylim=(0, 1.05))
+    ax.set(title="Graded form credit", ylabel="mean form credit (95% bootstrap over cards)", ylim=(0, 1.05))
     ax.legend(fontsize=7)
     return Figure("form_credit", "Graded form credit", fig)
 
@@ -232,13 +252,12 @@ def _extra_axes(plt, runs: Runs, players: list[str]) -> list[Figure]:
             for i, v in enumerate(values):
                 mine = [r for r in done if r["player"] == p and r.get(axis) == v]
                 if mine:
-                    k = sum(bool(r["weak_success"]) for r in mine)
-                    pts.append((k / len(mine), wilson(k, len(mine))))
+                    pts.append(_weak(mine))
                     xs.append(i)
             ax.errorbar(xs, [v for v, _ in pts], yerr=_errors(pts), capsize=3, label=p, **_style(j))
         ax.set_xticks(range(len(values)), [str(v) for v in values])
         label = axis.replace("_", " ")
-        ax.set(title=f"Weak ESR against {label}", xlabel=label, ylabel="weak ESR (95% Wilson interval)",
+        ax.set(title=f"Weak ESR against {label}", xlabel=label, ylabel="weak ESR (95% interval over cards)",
                ylim=(0, 1.05))
         ax.legend(fontsize=7)
         out.append(Figure(f"axis_{axis}", f"Weak ESR against {label}", fig))

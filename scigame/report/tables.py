@@ -1,13 +1,17 @@
 """The report's tables, built once from the pooled runs and rendered by
 `formats` (text, markdown, LaTeX, CSV, JSON) and `html`.
 
-    main         Table 2: strict ESR, mean PS, SES (and form credit) per
-                 cell of every axis, players side by side, with the counts
-                 of valid, invalid, missing and undetermined answers
-    weak_strict  Table 7: weak against strict ESR
-    usage        Table 6: tokens and dollars per protocol and player, judges included
-    failures     Figure 6's numbers: failure modes per player
-    cards        ESR and PS per card, setting, world and player
+    main         analogue of the paper's Table 2: strict ESR, mean PS, SES (and
+                 form credit) per cell of every axis, players side by side,
+                 with the cards, repetitions and identical-repetition cards
+                 behind each interval and the counts of valid, invalid,
+                 missing and undetermined answers
+    compare      each pair of players (runs) in each cell they share,
+                 paired by card (with two or more players)
+    weak_strict  analogue of Table 7: weak against strict ESR
+    usage        analogue of Table 6: tokens and dollars per protocol and player, judges included
+    failures     the numbers of the paper's Figure 6: failure modes per player
+    cards        ESR and PS per card, setting, world, protocol and player
     collections  Historical and Temporal side by side (report/side_by_side.py)
 """
 
@@ -18,17 +22,21 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from ..summary import episode_ses, failure_counts, ses_values, judge_failure_counts, judge_usage_table, summarize, usage_table
+from .align import differences
 from .data import Runs
-from .intervals import bootstrap_mean, overlap, wilson
+from ..records import EpisodeKey
+from .intervals import ALPHA, by_card, card_rate_interval, cluster_bootstrap, holm, paired
 
-TABLES = ("main", "weak_strict", "usage", "failures", "cards", "collections")
+TABLES = ("main", "compare", "weak_strict", "usage", "failures", "cards", "collections")
 
 
 @dataclass
 class Column:
     key: str
     label: str
-    kind: str = "text"  # text | int | rate | mean | usd
+    kind: str = "text"  # text | int | rate | mean | usd | diff | p
+    legend: str = ""  # what an abbreviated label means, printed under the table
+    axis: bool = False  # names the row (a text table too wide repeats it in every part)
 
 
 @dataclass
@@ -38,15 +46,19 @@ class Table:
     columns: list[Column]
     rows: list[dict]
     notes: list[str] = field(default_factory=list)
+    listing: bool = False  # as text: one wrapped paragraph per row rather than a grid (long formulas)
 
 
 _AXIS_LABELS = {"player": "player", "collection": "collection", "setting": "setting",
                 "environment": "world", "protocol": "protocol", "budget": "B"}
 
 
+_BUDGET = "budget: the Fixed protocol's observations, the Adaptive step cap, 0 for Prior"
+
+
 def _axis_columns(names) -> list[Column]:
-    return [Column(a, _AXIS_LABELS.get(a, a.replace("_", " ")), "int" if a == "budget" else "text")
-            for a in names]
+    return [Column(a, _AXIS_LABELS.get(a, a.replace("_", " ")), "int" if a == "budget" else "text",
+                   _BUDGET if a == "budget" else "", axis=True) for a in names]
 
 
 def _members(rows: list[dict], group: tuple[str, ...]) -> dict[tuple, list[dict]]:
@@ -57,64 +69,156 @@ def _members(rows: list[dict], group: tuple[str, ...]) -> dict[tuple, list[dict]
     return out
 
 
+def _outcome(r: dict) -> tuple:
+    return (r["weak_success"], r["strict_success"], r["ps"])
+
+
+#: Scores a cell has only for some cards: (summary key, episode key), with their headers and legends.
+EXTRA_SCORES = (("mean_ps_ood", "ps_ood"), ("weak_ood", "weak_ood"),
+                ("mean_ps_system", "ps_system"), ("weak_system", "weak_system"))
+EXTRA_LABELS = (("PS ood", "mean PS on the out-of-domain set"), ("weak ood", "weak ESR on the out-of-domain set"),
+                ("PS sys", "mean PS of the observables the submitted law implies (system cards)"),
+                ("weak sys", "weak ESR of the observables the submitted law implies (system cards)"))
+
+
 def _cells(runs: Runs, group: tuple[str, ...]) -> list[dict]:
-    """summarize()'s rows, with successes and a 95% interval beside every rate and mean."""
+    """summarize()'s rows, with the cell's cards, repetitions and a 95%
+    interval beside every rate and mean, the card as the unit (intervals.py)."""
     ses = episode_ses(runs.judgements)
     members = _members(runs.rows, group)
     out = []
     for row in summarize(runs.rows, runs.judgements, group):
         done = members.get(tuple(row[k] for k in group), [])
         decided = [r for r in done if r["strict_success"] is not None]
-        strict_k = sum(bool(r["strict_success"]) for r in decided)
-        weak_k = sum(bool(r["weak_success"]) for r in done)
-        row.update(strict_k=strict_k, strict_n=len(decided), weak_k=weak_k, weak_n=len(done),
-                   strict_esr_ci=wilson(strict_k, len(decided)), weak_esr_ci=wilson(weak_k, len(done)),
-                   mean_ps_ci=bootstrap_mean([r["ps"] for r in done]))
-        row["mean_ses_ci"] = bootstrap_mean(ses_values(done, ses))
+        per_card: dict[str, list] = defaultdict(list)
+        for r in done:
+            per_card[r["card"]].append(_outcome(r))
+        row.update(cards=len(per_card), reps=max(map(len, per_card.values()), default=0),
+                   identical=sum(1 for v in per_card.values() if len(set(v)) == 1),
+                   strict_k=sum(bool(r["strict_success"]) for r in decided), strict_n=len(decided),
+                   weak_k=sum(bool(r["weak_success"]) for r in done), weak_n=len(done),
+                   strict_esr_ci=card_rate_interval(by_card(decided, lambda r: bool(r["strict_success"]))),
+                   weak_esr_ci=card_rate_interval(by_card(done, lambda r: bool(r["weak_success"]))),
+                   mean_ps_ci=cluster_bootstrap(by_card(done, lambda r: r["ps"])))
+        row["mean_ses_ci"] = cluster_bootstrap(by_card(done, lambda r: ses.get(EpisodeKey.row_key(r))))
         if "mean_form_credit" in row:
-            row["mean_form_credit_ci"] = bootstrap_mean(
-                [r["form_credit"] for r in done if r.get("form_credit") is not None])
+            row["mean_form_credit_ci"] = cluster_bootstrap(by_card(done, lambda r: r.get("form_credit")))
+        for key, score in EXTRA_SCORES:  # out-of-domain and system scores, where a cell has them
+            if row.get(key) is not None:
+                row[f"{key}_ci"] = (cluster_bootstrap if key.startswith("mean") else card_rate_interval)(
+                    by_card(done, lambda r, s=score: r.get(s)))
         out.append(row)
     return out
 
 
-def _overlap_notes(rows: list[dict], cell_axes: tuple[str, ...], players: list[str], metric: str,
-                   label: str) -> list[str]:
-    """One note per pair of players: in how many shared cells their intervals overlap."""
-    by = {(tuple(r[a] for a in cell_axes), r["player"]): r for r in rows}
-    cells = sorted({k for k, _ in by}, key=lambda k: tuple(map(str, k)))
+#: What the comparisons compare: (row key, label, the value of an episode).
+METRICS = (("strict_esr", "strict ESR", lambda r: None if r["strict_success"] is None else bool(r["strict_success"])),
+           ("weak_esr", "weak ESR", lambda r: bool(r["weak_success"])),
+           ("mean_ps", "mean PS", lambda r: r["ps"]))
+
+
+def compare_rows(runs: Runs, cell_axes: tuple[str, ...]) -> list[dict]:
+    """Every pair of players (runs), every cell both have, every metric:
+    the paired comparison over the shared cards, Holm-adjusted per pair and metric."""
+    members = _members(runs.rows, cell_axes + ("player",))
+    cells = sorted({k[:-1] for k in members}, key=lambda k: tuple(map(str, k)))
+    out = []
+    for a, b in combinations(runs.players, 2):
+        for key, label, value in METRICS:
+            found = []
+            for c in cells:
+                if (*c, a) in members and (*c, b) in members:
+                    res = paired(by_card(members[(*c, a)], value), by_card(members[(*c, b)], value))
+                    if res is not None:
+                        found.append((c, res))
+            holm([res for _, res in found])
+            out += [{**dict(zip(cell_axes, c)), "a": a, "b": b, "metric": label, "shared_cards": res.cards,
+                     "differing": res.differing, "value_a": res.a, "value_b": res.b,
+                     "difference": res.difference, "difference_ci": res.interval, "p": res.p,
+                     "p_holm": res.p_adjusted, "apart": "apart" if res.apart else "–"}
+                    for c, res in found]
+    return out
+
+
+def _compare_notes(rows: list[dict], cell_axes: tuple[str, ...]) -> list[str]:
+    """One note per pair of players and metric: in which shared cells they are apart."""
     notes = []
-    for a, b in combinations(players, 2):
-        shared = [c for c in cells if (c, a) in by and (c, b) in by
-                  and by[(c, a)][metric] is not None and by[(c, b)][metric] is not None]
-        if not shared:
-            continue
-        apart = [c for c in shared if not overlap(by[(c, a)][f"{metric}_ci"], by[(c, b)][f"{metric}_ci"])]
-        text = (f"{label}: the 95% intervals of {a} and {b} overlap in {len(shared) - len(apart)} of "
-                f"{len(shared)} shared cells; a difference there is not significant at this sample size")
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[(r["a"], r["b"], r["metric"])].append(r)
+    for (a, b, metric), rs in groups.items():
+        apart = [r for r in rs if r["apart"] == "apart"]
+        text = (f"{metric}, {a} against {b}, paired by card: apart in {len(apart)} of {len(rs)} shared cells "
+                f"(Wilcoxon signed-rank test, Holm-adjusted p < {ALPHA:.2f})")
         if apart:
-            text += "; they are apart in " + "; ".join(" ".join(str(x) for x in c) for c in apart)
+            text += ": " + "; ".join(
+                " ".join(str(r[k]) for k in cell_axes) + f" ({r['difference']:+.3f}, p {r['p_holm']:.3g})"
+                for r in apart)
+        else:
+            text += "; no difference there is significant over the cards they share"
         notes.append(text + ".")
     return notes
+
+
+#: The count columns of the main table, with what each abbreviation means.
+COUNTS = (("valid", "valid", "valid predictors"), ("invalid", "inv.", "invalid predictors (PS 0)"),
+          ("missing", "miss.", "no submission (PS 0)"),
+          ("undetermined", "undet.", "strict verdict not reached in time (left out of strict ESR)"),
+          ("protocol_breaks", "breaks", "episodes that broke their protocol (fail ESR)"),
+          ("unfinished", "unfin.", "episodes without an outcome"))
+
+
+def sample_columns() -> list[Column]:
+    """How many cards a cell holds, how often each was played, and how many gave identical repetitions."""
+    return [Column("cards", "cards", "int", "the cell's cards, the unit of every interval"),
+            Column("reps", "reps", "int", "repetitions per card"),
+            Column("identical", "same", "int", "cards whose repetitions all gave the same outcome"),
+            Column("finished", "eps.", "int", "finished episodes")]
 
 
 def main_table(runs: Runs) -> Table:
     axes = runs.axes
     cell_axes = tuple(a for a in axes if a != "player")
     rows = sorted(_cells(runs, axes), key=lambda r: tuple(str(r[a]) for a in cell_axes + ("player",)))
-    cols = _axis_columns(cell_axes + ("player",)) + [
-        Column("finished", "n", "int"), Column("strict_esr", "strict ESR", "rate"),
-        Column("mean_ps", "mean PS", "mean")]
+    cols = _axis_columns(cell_axes + ("player",)) + sample_columns() + [
+        Column("strict_esr", "strict ESR", "rate"), Column("mean_ps", "mean PS", "mean")]
     if any(r["judged"] for r in rows):
-        cols.append(Column("mean_ses", "SES", "mean"))
+        cols.append(Column("mean_ses", "SES", "mean", "explanation score of the LLM judges"))
     if any("mean_form_credit" in r for r in rows):
-        cols.append(Column("mean_form_credit", "form credit", "mean"))
-    cols += [Column(k, label, "int") for k, label in (
-        ("valid", "valid"), ("invalid", "invalid"), ("missing", "missing"), ("undetermined", "undet."),
-        ("protocol_breaks", "breaks"), ("unfinished", "unfinished"))]
-    notes = (_overlap_notes(rows, cell_axes, runs.players, "strict_esr", "strict ESR")
-             + _overlap_notes(rows, cell_axes, runs.players, "mean_ps", "mean PS"))
-    return Table("main", "Strict ESR, PS and SES per cell (Table 2)", cols, rows, notes)
+        cols.append(Column("mean_form_credit", "form", "mean", "graded form credit"))
+    cols += [Column(key, label, "mean" if key.startswith("mean") else "rate", legend)
+             for (key, _), (label, legend) in zip(EXTRA_SCORES, EXTRA_LABELS) if any(r.get(key) is not None for r in rows)]
+    cols += [Column(k, label, "int", legend) for k, label, legend in COUNTS]
+    notes = differences(runs) + _identical_notes(rows) + _compare_notes(compare_rows(runs, cell_axes), cell_axes)
+    return Table("main", "Strict ESR, PS and SES per cell (analogue of the paper's Table 2)", cols, rows, notes)
+
+
+def _identical_notes(rows: list[dict]) -> list[str]:
+    """Per player: the cells whose repetitions were identical on every card (they add no evidence)."""
+    notes = []
+    for player in dict.fromkeys(r["player"] for r in rows):
+        mine = [r for r in rows if r["player"] == player and r["reps"] > 1]
+        same = [r for r in mine if r["identical"] == r["cards"]]
+        if same:
+            notes.append(f"{player}: in {len(same)} of {len(mine)} cells with repeated cards every card's "
+                         "repetitions gave the same outcome; there n is the cards, and the repetitions add "
+                         "no evidence.")
+    return notes
+
+
+def compare_table(runs: Runs) -> Table:
+    """Each pair of players (runs) in each shared cell, paired over the cards both played."""
+    cell_axes = tuple(a for a in runs.axes if a != "player")
+    rows = compare_rows(runs, cell_axes)
+    cols = _axis_columns(cell_axes) + [
+        Column("a", "run A", axis=True), Column("b", "run B", axis=True), Column("metric", "metric", axis=True),
+        Column("shared_cards", "cards", "int", "cards both played in the cell"),
+        Column("differing", "diff.", "int", "shared cards whose per-card values differ"),
+        Column("value_a", "value A", "mean"), Column("value_b", "value B", "mean"),
+        Column("difference", "A − B", "diff", "mean difference over the shared cards, 95% cluster bootstrap"),
+        Column("p_holm", "p", "p", "Wilcoxon signed-rank test over the shared cards, Holm-adjusted"),
+        Column("apart", "apart")]
+    return Table("compare", "Runs compared on the cards they share (paired by card)", cols, rows)
 
 
 def weak_strict_table(runs: Runs) -> Table:
@@ -123,10 +227,11 @@ def weak_strict_table(runs: Runs) -> Table:
     for r in rows:
         r["gap"] = (None if r["strict_esr"] is None or r["weak_esr"] is None
                     else r["weak_esr"] - r["strict_esr"])
-    cols = _axis_columns(group) + [Column("finished", "n", "int"), Column("weak_esr", "weak ESR", "rate"),
-                                   Column("strict_esr", "strict ESR", "rate"), Column("gap", "weak − strict", "rate"),
-                                   Column("undetermined", "undet.", "int")]
-    return Table("weak_strict", "Weak against strict ESR, all budgets pooled (Table 7)", cols, rows)
+    cols = _axis_columns(group) + sample_columns() + [
+        Column("weak_esr", "weak ESR", "rate"), Column("strict_esr", "strict ESR", "rate"),
+        Column("gap", "weak − strict", "rate"), Column(COUNTS[3][0], COUNTS[3][1], "int", COUNTS[3][2])]
+    return Table("weak_strict", "Weak against strict ESR, all budgets pooled (analogue of the paper's Table 7)",
+                 cols, rows)
 
 
 def usage_tab(runs: Runs) -> Table:
@@ -140,7 +245,8 @@ def usage_tab(runs: Runs) -> Table:
     cols = [Column("role", "role"), Column("who", "player or judge"), Column("protocol", "protocol"),
             Column("episodes", "episodes", "int"), Column("input_tokens", "input tokens", "int"),
             Column("output_tokens", "output tokens", "int"), Column("cost_usd", "cost $", "usd")]
-    return Table("usage", "Tokens and dollars per protocol (Table 6), unfinished episodes included", cols, rows)
+    return Table("usage", "Tokens and dollars per protocol (analogue of the paper's Table 6), "
+                 "unfinished episodes included", cols, rows)
 
 
 def failures_table(runs: Runs) -> Table:
@@ -154,12 +260,20 @@ def failures_table(runs: Runs) -> Table:
     finished = {p: sum(1 for r in runs.rows if r["player"] == p and r["status"] == "finished") for p in players}
     rows.append({"source": "outcome", "mode": "(finished episodes)", **finished})
     cols = [Column("source", "assigned by"), Column("mode", "failure mode")] + [Column(p, p, "int") for p in players]
-    return Table("failures", "Failure modes per player (Figure 6)", cols, rows)
+    return Table("failures", "Failure modes per player (the numbers of the paper's Figure 6)", cols, rows)
 
 
 def cards_table(runs: Runs) -> Table:
-    group = ("card", "setting", "environment", "player")
+    """Per card, world, setting, protocol and player: successes of episodes (no
+    interval: within a card the repetitions are the only sample)."""
+    group = ("card", "setting", "environment", "protocol", "player")
     rows = _cells(runs, group)
-    cols = _axis_columns(group) + [Column("finished", "n", "int"), Column("strict_esr", "strict ESR", "rate"),
-                                   Column("weak_esr", "weak ESR", "rate"), Column("mean_ps", "mean PS", "mean")]
-    return Table("cards", "ESR and PS per card", cols, rows)
+    for r in rows:
+        r["strict_of"], r["weak_of"] = f"{r['strict_k']}/{r['strict_n']}", f"{r['weak_k']}/{r['weak_n']}"
+    cols = _axis_columns(group) + [
+        Column("strict_of", "strict", "ratio", "strict successes of decided episodes"),
+        Column("weak_of", "weak", "ratio", "weak successes of finished episodes"),
+        Column("mean_ps", "mean PS", "mean"), Column("identical", "same", "int", "1 when every repetition "
+                                                     "gave the same outcome")]
+    return Table("cards", "ESR and PS per card, protocols apart", cols, rows)
+
