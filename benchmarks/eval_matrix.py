@@ -113,7 +113,7 @@ def memo_ab(args) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("paths", nargs="*", default=[str(REPO / "cards")])
+    ap.add_argument("paths", nargs="*", default=[str(REPO / "cards" / c) for c in ("historical", "temporal")])
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--rows", default=None, help="write the episodes' timeless rows here (JSON)")

@@ -26,6 +26,20 @@ def bundled_cards() -> str:
     return str(bundled)
 
 
+#: What `scigame eval` (and `scigame mcp`) play when no PATHS are given: the paper's two
+#: collections. The system cards (cards/systems) integrate an initial-value problem per
+#: reading and per candidate law, minutes per card for the baseline, so they are played
+#: when named (`scigame eval cards/systems`), keeping the README's first command short.
+DEFAULT_EVAL_COLLECTIONS = ("historical", "temporal")
+
+
+def default_eval_paths() -> tuple[str, ...]:
+    """The bundled folders `scigame eval` plays without PATHS (DEFAULT_EVAL_COLLECTIONS)."""
+    from pathlib import Path
+    bundled = Path(bundled_cards())
+    return tuple(str(bundled / name) for name in DEFAULT_EVAL_COLLECTIONS if (bundled / name).is_dir())
+
+
 def card_files(paths, bundled: bool = False) -> list:
     """The .sci files of PATHS (the bundled cards if none are given and
     `bundled`), or a usage error."""

@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..options import DOLLARS, EvalOptions, FiniteFloat, llm_options, packed
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, bundled_cards, card_files, console_width, progress,
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, card_files, console_width, default_eval_paths, progress,
                      say, stop_on_auth_error)
 
 
@@ -89,7 +89,7 @@ def eval_cmd(run: EvalOptions, llm):
     from ..sandbox import SandboxUnavailable
     from ..summary import summarize_run
 
-    config = run.config(run.paths or (bundled_cards(),), llm)
+    config = run.config(run.paths or default_eval_paths(), llm)
     card_files(config.paths)
     check_output_folder(config.out, "--out")
     run.check_window()

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import EXIT_USAGE, bundled_cards, card_files
+from .common import EXIT_USAGE, card_files, default_eval_paths
 from .evaluate import eval_cmd
 
 #: The run plan's options, the very ones `scigame eval` takes (one definition).
@@ -40,7 +40,7 @@ def mcp_cmd(player_name, http_port, **plan):
         click.echo(f"scigame: `scigame mcp` needs the mcp package ({exc}): pip install 'scigame[mcp]'", err=True)
         sys.exit(EXIT_USAGE)
     options = EvalOptions(**{**plan, "out_dir": plan["out_dir"] or "runs/mcp", "player": "mcp"})
-    config = options.config(options.paths or (bundled_cards(),), LLMOptions())
+    config = options.config(options.paths or default_eval_paths(), LLMOptions())
     card_files(config.paths)
     check_output_folder(config.out, "--out")
     options.check_window()
