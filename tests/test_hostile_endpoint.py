@@ -152,3 +152,14 @@ def test_an_escaping_400_reaches_the_terminal_as_plain_text(tmp_path):
     assert "internal error" not in out.output and "Traceback" not in out.output, out.output
     assert "\x1b" not in out.output and "\x07" not in out.output and "\x9b" not in out.output
     assert "bad request" in out.output and "pwned" in out.output  # the message, made harmless
+
+
+def test_a_huge_error_body_is_cut_not_read_whole():
+    # openai reads an error answer's whole body for its message; the transport stops at 64 KiB
+    from scigame.llm.client import MAX_ERROR_BODY_BYTES
+    with FakeOpenAI([Reply(hostile="huge_error")]) as server:
+        with pytest.raises(EndpointFault, match="rejected the request") as caught:
+            _complete(server, timeout=30.0)
+        sent = server.error_bytes_sent
+    assert len(str(caught.value)) < MAX_ERROR_BODY_BYTES + 1000
+    assert sent is not None and sent < HUGE_BYTES // 2  # the client hung up long before the end

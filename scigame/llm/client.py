@@ -37,6 +37,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import random
@@ -346,12 +347,65 @@ def _count(value: Any) -> Optional[int]:
 def _http_client(connections: int):
     """openai's own async HTTP client, with a pool that keeps `connections`
     connections alive (and at least openai's defaults): beyond its default
-    of 100, calls in flight would close and reopen connections."""
+    of 100, calls in flight would close and reopen connections. Error
+    answers are read at most MAX_ERROR_BODY_BYTES far (error_body_cap)."""
     from openai._constants import DEFAULT_CONNECTION_LIMITS as default
 
     limits = type(default)(max_connections=max(default.max_connections or 0, connections) or None,
                            max_keepalive_connections=max(default.max_keepalive_connections or 0, connections))
-    return openai.DefaultAsyncHttpxClient(limits=limits)
+    http = _http_library()
+    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(http.AsyncHTTPTransport(limits=limits)))
+
+
+#: How much of an error answer (HTTP 4xx/5xx) is read: openai reads an error's whole body to
+#: build its message, and the endpoint controls its size (a completion's is bounded in _post).
+MAX_ERROR_BODY_BYTES = 64 * 2 ** 10
+
+
+def _http_library():
+    """The HTTP library under the installed openai (httpx; httpx2 for openai 3)."""
+    import importlib
+    client = next(c for c in openai.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
+    return importlib.import_module(client.__module__.split(".")[0])
+
+
+@functools.cache
+def error_body_cap() -> type:
+    """A transport class (of openai's HTTP library) whose error answers' bodies
+    are cut at MAX_ERROR_BODY_BYTES: the rest is never read, the connection is
+    dropped rather than drained."""
+    http = _http_library()
+
+    class Truncated(http.AsyncByteStream):
+        def __init__(self, stream, cap: int):
+            self._stream, self._cap = stream, cap
+
+        async def __aiter__(self):
+            left = self._cap
+            async for chunk in self._stream:
+                if len(chunk) >= left:
+                    yield chunk[:left]
+                    return
+                left -= len(chunk)
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self._stream.aclose()
+
+    class ErrorBodyCap(http.AsyncBaseTransport):
+        def __init__(self, inner):
+            self._inner = inner
+
+        async def handle_async_request(self, request):
+            response = await self._inner.handle_async_request(request)
+            if response.status_code >= 400:
+                response.stream = Truncated(response.stream, MAX_ERROR_BODY_BYTES)
+            return response
+
+        async def aclose(self) -> None:
+            await self._inner.aclose()
+
+    return ErrorBodyCap
 
 
 def reply_text(message: Any) -> str:

@@ -413,6 +413,11 @@ class _Handler(BaseHTTPRequestHandler):
         if message is not None:
             self._send_error(400, _error_body(message, "invalid_request_error", None))
             return
+        if name == "huge_error":
+            error = _error_body("bad request (hostile, padded)", "invalid_request_error", None)
+            fake.error_bytes_sent = self._stream(_hostile.streamed(name, error), _hostile.streamed_length(error),
+                                                 status=400)
+            return
         completion = fake._completion(request, reply)
         if name.startswith("huge_body"):
             self._stream(_hostile.streamed(name, completion),
@@ -422,10 +427,11 @@ class _Handler(BaseHTTPRequestHandler):
             with fake._requests_lock:
                 fake.completions += 1
 
-    def _stream(self, pieces, length: Optional[int]) -> None:
-        """A 200 body sent piece by piece (chunked when `length` is None)."""
+    def _stream(self, pieces, length: Optional[int], status: int = 200) -> int:
+        """A body sent piece by piece (chunked when `length` is None); the bytes that went out."""
+        sent = 0
         try:
-            self.send_response(200)
+            self.send_response(status)
             self.send_header("Content-Type", "application/json")
             if length is None:
                 self.send_header("Transfer-Encoding", "chunked")
@@ -434,10 +440,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             for piece in pieces:
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if length is None else piece)
+                self.wfile.flush()
+                sent += len(piece)
             if length is None:
                 self.wfile.write(b"0\r\n\r\n")
         except OSError:
             pass  # the client stopped reading: what it should do
+        return sent
         self.close_connection = True
 
     def _refuse_schema(self, how: str) -> None:
@@ -538,6 +547,7 @@ class FakeOpenAI:
         self.delivered: list[tuple[int, int, int]] = []
         #: Completions sent in full whose body a client can read (usage or not): each must be archived.
         self.completions = 0
+        self.error_bytes_sent: Optional[int] = None  # what a huge_error answer got out before the client hung up
         self._requests_lock = threading.Lock()
         self._models_seen: set[str] = set()
         self._stopping = threading.Event()

@@ -17,6 +17,7 @@ every answered call still reaches the attempt archive.
     lone_surrogate     a completion whose content holds a lone "\\ud800"
     escape_content     a completion whose content holds terminal escapes
     escape_400         a 400 whose error message holds terminal escapes
+    huge_error         a 400 whose error body is padded past 24 MiB (streamed)
 
 A behaviour that answers 200 with a readable completion counts in
 `FakeOpenAI.completions` (what the client must archive).
@@ -29,7 +30,7 @@ from typing import Iterator
 
 HOSTILE = ("retry_after_huge", "retry_after_inf", "retry_after_nan", "huge_body", "huge_body_chunked",
            "deep_body", "usage_1e400", "usage_10e30", "usage_nan", "lone_surrogate", "escape_content",
-           "escape_400")
+           "escape_400", "huge_error")
 
 #: Readable completions: the client must archive each of these calls.
 ANSWERED = ("usage_1e400", "usage_10e30", "usage_nan", "lone_surrogate", "escape_content")
@@ -81,7 +82,7 @@ def body(name: str, completion: dict) -> bytes | None:
 
 
 def streamed(name: str, completion: dict) -> Iterator[bytes]:
-    """The pieces of a huge body: a valid completion, padded past HUGE_BYTES."""
+    """The pieces of a huge body: a valid completion (or error), padded past HUGE_BYTES."""
     head = json.dumps(completion)[:-1].encode() + b', "padding": "'
     yield head
     piece = b"x" * (1 << 20)
