@@ -11,7 +11,7 @@ the coefficients scipy's `solve_ivp` uses) and its step-size control:
 - the error norm of each step combines the 5th- and 3rd-order estimates
   as Hairer's DOP853 does, scaled per state by `atol_j + rtol·|y_j|`;
 - `rtol` is `RTOL_FACTOR` times the finest relative tolerance of the
-  outputs (between `RTOL_MIN` and `RTOL_MAX`); `atol_j` is `rtol` times the
+  outputs (between `RTOL_MIN` and `RTOL_MAX`; 1e-13 for 1% outputs); `atol_j` is `rtol` times the
   state's scale (the largest initial size, or initial rate times the time
   span, of the states of its dimension), and at most `ATOL_FACTOR` times
   the absolute tolerance of an output that reads it;
@@ -40,7 +40,14 @@ from .model import TBinary, TCall, TConst, TRef, TUnary
 from .system_law import law_tolerance
 
 #: The integrator's relative accuracy is this fraction of the finest output tolerance.
-RTOL_FACTOR = 1e-10
+#: 1e-13 for 1% outputs: a close approach multiplies the relative error of each step
+#: (held to rtol in the speed at periapsis) by (v_periapsis^2 / 2|E|) in the orbit's
+#: energy, and the energy error grows into a phase error. two_body's counterfactual
+#: plunge at v0 = 6.7 km/s (periapsis 7e-4 au, 14000 km/s) is off the converged
+#: solution by 8.9e-3 of y's tolerance at rtol 1e-12, 3.6e-4 at 1e-13 (DOP853 is 8th
+#: order: the 10x costs ~1.33x the steps). No atol fixes it, the error is relative:
+#: atols 1e4 times finer at rtol 1e-12 still leave 6.5e-3.
+RTOL_FACTOR = 1e-11
 RTOL_MIN, RTOL_MAX = 1e-13, 1e-10
 #: An output's state is held to this fraction of the output's absolute tolerance.
 ATOL_FACTOR = 1e-6
