@@ -249,15 +249,9 @@ class Environment:
         if self.system is not None:
             raise TypeError(f"world {self.name!r} of {card.name!r} is a system: "
                             "evaluate it with compiler.evaluation.evaluate_world")
-        values: dict[str, object] = {}
+        values = self.scope(card, inputs)
         shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs)) if card.inputs else ()
         with np.errstate(all="ignore"):
-            for spec in card.inputs:
-                values[spec.name] = np.asarray(inputs[spec.name], dtype=float) * spec.unit.si_factor
-            for name, p in self.params.items():
-                values[name] = p.value
-            for name, expr in self.lets:
-                values[name] = evaluate(expr, values)
             out = {}
             for spec in card.outputs:
                 result = np.asarray(evaluate(self.laws[spec.name], values), dtype=float)
