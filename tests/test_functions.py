@@ -153,7 +153,8 @@ def test_keywords_are_the_grammars_words():
     assert statement_keywords() == {
         "collection", "field", "source", "doi", "published", "preprint", "background", "conditions",
         "input", "output", "constraint", "param", "let", "law", "counterfactual", "fixed",
-        "evaluation", "identification", "adaptive", "set", "scale", "rebalance", "magnitude", "unit"}
+        "evaluation", "identification", "adaptive", "set", "scale", "rebalance", "magnitude", "unit",
+        "argument", "system"}
 
 
 @pytest.mark.parametrize("word", sorted(keywords()))

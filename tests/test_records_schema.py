@@ -16,7 +16,7 @@ from scigame.store import Store
 #: by hand: the stored JSON must keep them).
 OUTCOME_KEYS = {"submitted", "valid", "reason", "ps", "weak", "strict", "strict_reason", "protocol_ok", "breaks",
                 "weak_success", "strict_success", "form_credit", "failure_mode", "steps", "wall_time", "usage",
-                "ps_ood", "weak_ood"}
+                "ps_ood", "weak_ood", "ps_system", "weak_system"}
 KEY = ["card_hash", "environment", "setting", "protocol", "budget", "repetition", "player", "noise", "context",
        "distractors", "tools"]
 
