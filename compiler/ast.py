@@ -14,7 +14,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from lark import Token, Tree
 
@@ -394,7 +394,6 @@ def _unescape(body: str) -> str:
 #: followed by anything but `"` or a backslash (group 1 is the paired run).
 _BAD_ESCAPE = re.compile(r'(?<!\\)((?:\\\\)*)\\[^"\\]', re.S)
 _BINARY = {"add", "sub", "mul", "div", "pow"}
-_SYSTEM_RULES = {"law_function", "argument", "system", "system_time", "state", "rate"}
 
 
 class _Builder:
@@ -547,110 +546,190 @@ class _Builder:
         return span, str(children[0]), Span.of(children[0])
 
     def statement(self, tree: Tree) -> Statement:
-        kind, ch, span = tree.data, tree.children, Span.of(tree)
-        if kind in ("collection", "field"):
-            return Meta(span, kind, str(ch[0]), Span.of(ch[0]))
-        if kind in ("source", "doi", "background", "conditions"):
-            return Meta(span, kind, self.string(ch[0]), Span.of(ch[0]))
-        if kind in ("published", "preprint"):
-            return Meta(span, kind, self.date(ch[0]), Span.of(ch[0]))
-        if kind == "input":
-            return Input(*self.named(span, ch), self.unit(self.find(ch, "unit")),
-                         self.domain(ch), self.description(ch))
-        if kind == "output":
-            res = self.find(ch, "resolution")
-            tol = self.find(ch, "tolerance")
-            abs_lit = self.literal(tol.children[0])
-            return Output(*self.named(span, ch), self.unit(self.find(ch, "unit")),
-                          self.literal(res.children[0]) if res else None, abs_lit,
-                          self.relative(tol.children[1]), self.description(ch),
-                          self.noise(self.find(ch, "noise")))
-        if kind == "param":
-            return Param(*self.named(span, ch), self.literal(ch[1]),
-                         self.unit(self.find(ch, "unit")), self.description(ch))
-        if kind == "let":
-            return Let(*self.named(span, ch), self.expr(ch[1]))
-        if kind in ("law", "law_where", "unit_definition"):
-            return self.version_two(tree)
-        if kind == "constraint":
-            return Constraint(span, self.expr(ch[0]), str(ch[1]), self.expr(ch[2]), self.description(ch))
-        if kind == "counterfactual":
-            return Counterfactual(span, self.string(ch[0]), Span.of(ch[0]),
-                                  tuple(self.mutation(m) for m in ch[1:]))
-        if kind == "design_generated":
-            seed = self.find(ch, "seed")
-            return DesignGenerated(span, self.number_token(ch[0]), str(ch[1]), Span.of(ch[1]),
-                                   self.number_token(seed.children[0]) if seed else None)
-        if kind == "design_explicit":
-            points, spans = [], []
-            for p in ch:
-                points.append(tuple(Assignment(Span.of(a), str(a.children[0]), self.literal(a.children[1]))
-                                    for a in p.children))
-                spans.append(Span.of(p))
-            return DesignExplicit(span, tuple(points), tuple(spans))
-        if kind == "evaluation":
-            seed, ood = self.find(ch, "seed"), self.find(ch, "ood")
-            return Evaluation(span, self.number_token(ch[0]),
-                              self.number_token(seed.children[0]) if seed else None,
-                              self.number_token(ood.children[0]) if ood else None)
-        if kind == "identification":
-            return Identification(span, str(ch[0]), Span.of(ch[0]))
-        if kind in _SYSTEM_RULES:
-            return self.system_statement(tree)
-        if kind == "adaptive":
-            steps = self.find(ch, "max_steps")
-            return Adaptive(span, self.number_token(ch[0]),
-                            self.number_token(steps.children[0]) if steps else None)
-        raise AssertionError(f"unexpected statement {kind}")
+        """A statement, mutation or system item, built by its rule's builder in `BUILDERS`."""
+        build = BUILDERS.get(tree.data)
+        if build is None:
+            raise AssertionError(f"unexpected statement {tree.data}")  # grammar and registry disagree
+        return build(self, tree.children, Span.of(tree), tree.data)
 
-    def system_statement(self, tree: Tree):
-        """`law NAME(ARGS) = ...`, `argument ...`, `system { ... }` and the
-        statements inside a system."""
-        kind, ch, span = tree.data, tree.children, Span.of(tree)
-        if kind == "law_function":
-            return LawFunction(*self.named(span, ch), tuple(str(t) for t in ch[1:-1]),
-                               tuple(Span.of(t) for t in ch[1:-1]), self.expr(ch[-1]))
-        if kind == "argument":
-            return Argument(*self.named(span, ch), self.unit(self.find(ch, "unit")),
-                            self.domain(ch), self.description(ch))
-        if kind == "system":
-            return System(span, tuple(self.statement(c) for c in ch))
-        if kind == "system_time":
-            return SystemTime(*self.named(span, ch))
-        if kind == "state":
-            init = next(c for c in ch[1:] if not (isinstance(c, Tree) and c.data in ("unit", "description")))
-            return State(*self.named(span, ch), self.unit(self.find(ch, "unit")), self.expr(init),
-                         self.description(ch))
-        return Rate(*self.named(span, ch), self.expr(ch[1]))
-    def version_two(self, tree: Tree) -> Statement:
-        """`law` (with or without `where`) and `unit` statements."""
-        kind, ch, span = tree.data, tree.children, Span.of(tree)
-        if kind == "unit_definition":
-            return UnitDefinition(*self.named(span, ch), self.literal(ch[1]),
-                                  self.unit(self.find(ch, "unit")), self.description(ch))
-        if kind == "law":
-            return Law(*self.named(span, ch), self.expr(ch[1]))
-        left, op, right, reason = ch[2], ch[3], ch[4], ch[5]
-        where = Where(Span.of(left).to(Span.of(reason)), self.expr(left), str(op), self.expr(right),
-                      self.string(reason), Span.of(reason))
-        return Law(*self.named(span, ch), self.expr(ch[1]), where)
 
-    def mutation(self, tree: Tree) -> Mutation:
-        kind, ch, span = tree.data, tree.children, Span.of(tree)
-        if kind == "set_mutation":
-            return SetMutation(*self.named(span, ch), self.literal(ch[1]),
-                               self.unit(self.find(ch, "unit")))
-        if kind == "scale_mutation":
-            return ScaleMutation(*self.named(span, ch), self.literal(ch[1]))
-        if kind == "rebalance_mutation":
-            ref = self.find(ch, "reference")
-            values = tuple(ReferenceValue(Span.of(v), str(v.children[0]), Span.of(v.children[0]),
-                                          self.literal(v.children[1]), self.unit(self.find(v.children, "unit")))
-                           for v in (ref.children if ref is not None else ()))
-            return RebalanceMutation(*self.named(span, ch), values)
-        if kind == "magnitude_differs":
-            return MagnitudeDiffers(span, self.string(ch[0]), Span.of(ch[0]))
-        return self.statement(tree)  # let / law / law_where
+# ---- the statement registry --------------------------------------------------------
+# One row per grammar rule of a statement (`_stmt`, `_mutation`, `_system_stmt`
+# alternatives): the AST class it builds and how. Every consumer of statements
+# (the formatter, JSON export and import, the counterfactual's steps, the
+# language server) keys on these classes; tests/test_statements.py fails when
+# the grammar has a statement rule without a row here, or a class here without
+# a handler in a consumer.
+
+Builder = Callable[[_Builder, list, Span, str], "Statement"]
+#: grammar rule -> how its statement is built
+BUILDERS: dict[str, Builder] = {}
+#: statement class -> the grammar rules it is built from (the first names it)
+STATEMENT_RULES: dict[type, tuple[str, ...]] = {}
+
+
+def _builds(cls: type, *rules: str) -> Callable[[Builder], Builder]:
+    def register(build: Builder) -> Builder:
+        STATEMENT_RULES[cls] = STATEMENT_RULES.get(cls, ()) + rules
+        BUILDERS.update({rule: build for rule in rules})
+        return build
+    return register
+
+
+def rule_of(node) -> str:
+    """The grammar rule a statement node is named by (`Meta` keeps its key)."""
+    return node.key if isinstance(node, Meta) else STATEMENT_RULES[type(node)][0]
+
+
+@_builds(Meta, "collection", "field")
+def _meta_name(b: _Builder, ch, span: Span, kind: str) -> Meta:
+    return Meta(span, kind, str(ch[0]), Span.of(ch[0]))
+
+
+@_builds(Meta, "source", "doi", "background", "conditions")
+def _meta_string(b: _Builder, ch, span: Span, kind: str) -> Meta:
+    return Meta(span, kind, b.string(ch[0]), Span.of(ch[0]))
+
+
+@_builds(Meta, "published", "preprint")
+def _meta_date(b: _Builder, ch, span: Span, kind: str) -> Meta:
+    return Meta(span, kind, b.date(ch[0]), Span.of(ch[0]))
+
+
+@_builds(UnitDefinition, "unit_definition")
+def _unit_definition(b: _Builder, ch, span: Span, kind: str) -> UnitDefinition:
+    return UnitDefinition(*b.named(span, ch), b.literal(ch[1]), b.unit(b.find(ch, "unit")), b.description(ch))
+
+
+@_builds(Input, "input")
+def _input(b: _Builder, ch, span: Span, kind: str) -> Input:
+    return Input(*b.named(span, ch), b.unit(b.find(ch, "unit")), b.domain(ch), b.description(ch))
+
+
+@_builds(Output, "output")
+def _output(b: _Builder, ch, span: Span, kind: str) -> Output:
+    res, tol = b.find(ch, "resolution"), b.find(ch, "tolerance")
+    return Output(*b.named(span, ch), b.unit(b.find(ch, "unit")),
+                  b.literal(res.children[0]) if res else None, b.literal(tol.children[0]),
+                  b.relative(tol.children[1]), b.description(ch), b.noise(b.find(ch, "noise")))
+
+
+@_builds(Constraint, "constraint")
+def _constraint(b: _Builder, ch, span: Span, kind: str) -> Constraint:
+    return Constraint(span, b.expr(ch[0]), str(ch[1]), b.expr(ch[2]), b.description(ch))
+
+
+@_builds(Param, "param")
+def _param(b: _Builder, ch, span: Span, kind: str) -> Param:
+    return Param(*b.named(span, ch), b.literal(ch[1]), b.unit(b.find(ch, "unit")), b.description(ch))
+
+
+@_builds(Let, "let")
+def _let(b: _Builder, ch, span: Span, kind: str) -> Let:
+    return Let(*b.named(span, ch), b.expr(ch[1]))
+
+
+@_builds(Law, "law", "law_where")
+def _law(b: _Builder, ch, span: Span, kind: str) -> Law:
+    if kind == "law":
+        return Law(*b.named(span, ch), b.expr(ch[1]))
+    left, op, right, reason = ch[2], ch[3], ch[4], ch[5]
+    where = Where(Span.of(left).to(Span.of(reason)), b.expr(left), str(op), b.expr(right),
+                  b.string(reason), Span.of(reason))
+    return Law(*b.named(span, ch), b.expr(ch[1]), where)
+
+
+@_builds(LawFunction, "law_function")
+def _law_function(b: _Builder, ch, span: Span, kind: str) -> LawFunction:
+    return LawFunction(*b.named(span, ch), tuple(str(t) for t in ch[1:-1]),
+                       tuple(Span.of(t) for t in ch[1:-1]), b.expr(ch[-1]))
+
+
+@_builds(Argument, "argument")
+def _argument(b: _Builder, ch, span: Span, kind: str) -> Argument:
+    return Argument(*b.named(span, ch), b.unit(b.find(ch, "unit")), b.domain(ch), b.description(ch))
+
+
+@_builds(System, "system")
+def _system(b: _Builder, ch, span: Span, kind: str) -> System:
+    return System(span, tuple(b.statement(c) for c in ch))
+
+
+@_builds(SystemTime, "system_time")
+def _system_time(b: _Builder, ch, span: Span, kind: str) -> SystemTime:
+    return SystemTime(*b.named(span, ch))
+
+
+@_builds(State, "state")
+def _state(b: _Builder, ch, span: Span, kind: str) -> State:
+    init = next(c for c in ch[1:] if not (isinstance(c, Tree) and c.data in ("unit", "description")))
+    return State(*b.named(span, ch), b.unit(b.find(ch, "unit")), b.expr(init), b.description(ch))
+
+
+@_builds(Rate, "rate")
+def _rate(b: _Builder, ch, span: Span, kind: str) -> Rate:
+    return Rate(*b.named(span, ch), b.expr(ch[1]))
+
+
+@_builds(Counterfactual, "counterfactual")
+def _counterfactual(b: _Builder, ch, span: Span, kind: str) -> Counterfactual:
+    return Counterfactual(span, b.string(ch[0]), Span.of(ch[0]), tuple(b.statement(m) for m in ch[1:]))
+
+
+@_builds(SetMutation, "set_mutation")
+def _set_mutation(b: _Builder, ch, span: Span, kind: str) -> SetMutation:
+    return SetMutation(*b.named(span, ch), b.literal(ch[1]), b.unit(b.find(ch, "unit")))
+
+
+@_builds(ScaleMutation, "scale_mutation")
+def _scale_mutation(b: _Builder, ch, span: Span, kind: str) -> ScaleMutation:
+    return ScaleMutation(*b.named(span, ch), b.literal(ch[1]))
+
+
+@_builds(RebalanceMutation, "rebalance_mutation")
+def _rebalance_mutation(b: _Builder, ch, span: Span, kind: str) -> RebalanceMutation:
+    ref = b.find(ch, "reference")
+    values = tuple(ReferenceValue(Span.of(v), str(v.children[0]), Span.of(v.children[0]),
+                                  b.literal(v.children[1]), b.unit(b.find(v.children, "unit")))
+                   for v in (ref.children if ref is not None else ()))
+    return RebalanceMutation(*b.named(span, ch), values)
+
+
+@_builds(MagnitudeDiffers, "magnitude_differs")
+def _magnitude_differs(b: _Builder, ch, span: Span, kind: str) -> MagnitudeDiffers:
+    return MagnitudeDiffers(span, b.string(ch[0]), Span.of(ch[0]))
+
+
+@_builds(DesignGenerated, "design_generated")
+def _design_generated(b: _Builder, ch, span: Span, kind: str) -> DesignGenerated:
+    seed = b.find(ch, "seed")
+    return DesignGenerated(span, b.number_token(ch[0]), str(ch[1]), Span.of(ch[1]),
+                           b.number_token(seed.children[0]) if seed else None)
+
+
+@_builds(DesignExplicit, "design_explicit")
+def _design_explicit(b: _Builder, ch, span: Span, kind: str) -> DesignExplicit:
+    points = tuple(tuple(Assignment(Span.of(a), str(a.children[0]), b.literal(a.children[1])) for a in p.children)
+                   for p in ch)
+    return DesignExplicit(span, points, tuple(Span.of(p) for p in ch))
+
+
+@_builds(Evaluation, "evaluation")
+def _evaluation(b: _Builder, ch, span: Span, kind: str) -> Evaluation:
+    seed, ood = b.find(ch, "seed"), b.find(ch, "ood")
+    return Evaluation(span, b.number_token(ch[0]), b.number_token(seed.children[0]) if seed else None,
+                      b.number_token(ood.children[0]) if ood else None)
+
+
+@_builds(Identification, "identification")
+def _identification(b: _Builder, ch, span: Span, kind: str) -> Identification:
+    return Identification(span, str(ch[0]), Span.of(ch[0]))
+
+
+@_builds(Adaptive, "adaptive")
+def _adaptive(b: _Builder, ch, span: Span, kind: str) -> Adaptive:
+    steps = b.find(ch, "max_steps")
+    return Adaptive(span, b.number_token(ch[0]), b.number_token(steps.children[0]) if steps else None)
 
 
 def build_card(tree: Tree, report: Reporter) -> Card:

@@ -18,7 +18,7 @@ A comment on its own line travels with the statement after it; a comment at
 the end of a line stays at the end of that statement's line. Blank lines
 between statements are kept (several become one).
 
-The layout of one statement is one small function in `_CELLS`, keyed by the
+The layout of one statement is one small function in `CELLS`, keyed by the
 AST class: a new statement form is one more entry.
 
 The result is parsed again and compared with the card as read (`card_shape`:
@@ -48,13 +48,6 @@ INDENT = "  "
 # ---- what the grammar says -------------------------------------------------------
 
 
-def _rule_name(node) -> str:
-    """The grammar rule a statement node was built from (`Meta` keeps its key)."""
-    if isinstance(node, A.Meta):
-        return node.key
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(node).__name__).lower()
-
-
 @functools.lru_cache(maxsize=1)
 def _grammar_facts() -> tuple[dict[str, int], dict[str, str]]:
     """The canonical statement order (the alternatives of `_stmt`, in the
@@ -75,7 +68,7 @@ def _grammar_facts() -> tuple[dict[str, int], dict[str, str]]:
 def statement_order(node) -> int:
     """The position of a statement's kind in the canonical order."""
     order, _ = _grammar_facts()
-    return order.get(_rule_name(node), len(order))
+    return order.get(A.rule_of(node), len(order))
 
 
 # ---- strings ---------------------------------------------------------------------
@@ -167,7 +160,8 @@ def _design_explicit(s: A.DesignExplicit) -> list[Cell]:
     return [(None, "fixed design { " + points + " }")]
 
 
-_CELLS: dict[type, Callable[..., list[Cell]]] = {
+#: The cells of each statement that is not a block (BLOCKS), by AST class.
+CELLS: dict[type, Callable[..., list[Cell]]] = {
     A.Meta: _meta,
     A.Input: _input,
     A.Output: _output,
@@ -201,18 +195,24 @@ _CELLS: dict[type, Callable[..., list[Cell]]] = {
 }
 
 
+#: Statements written as a block of statements -> (their head, their statements).
+BLOCKS: dict[type, Callable[..., tuple[str, tuple]]] = {
+    A.Counterfactual: lambda s: (f"counterfactual {string_literal(s.label)}", s.mutations),
+    A.System: lambda s: ("system", s.items),
+}
+
+
 def _is_block(node) -> bool:
-    """Statements written as a block of statements: the counterfactual, a system."""
-    return isinstance(node, (A.Counterfactual, A.System))
+    return type(node) in BLOCKS
 
 
 def _children(node) -> tuple:
-    return node.mutations if isinstance(node, A.Counterfactual) else node.items
+    return BLOCKS[type(node)](node)[1]
 
 
 def statement_cells(node) -> list[Cell]:
     """The cells of one statement or mutation (not of a block)."""
-    return _CELLS[type(node)](node)
+    return CELLS[type(node)](node)
 
 
 # ---- comments and blank lines attached to statements ---------------------------------
@@ -419,7 +419,7 @@ class _Writer:
         self.comments(block.tail, indent, first)
 
     def counterfactual(self, it: Item, indent: str) -> None:
-        head = f"counterfactual {string_literal(it.node.label)}" if isinstance(it.node, A.Counterfactual) else "system"
+        head = BLOCKS[type(it.node)](it.node)[0]
         self.emit(f"{head} {{", indent, it.block.header_comment)
         self.block(it.block, indent + INDENT)
         self.emit("}", indent, it.block.closer_comment)
@@ -472,7 +472,7 @@ _GROUPS = (("collection", "field", "source", "doi", "published", "preprint"), ("
 
 
 def _group(node) -> str:
-    name = _rule_name(node)
+    name = A.rule_of(node)
     return next((g[0] for g in _GROUPS if name in g), name)
 
 

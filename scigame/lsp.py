@@ -76,21 +76,25 @@ def lsp_diagnostics(text: str, path: str) -> list[dict]:
 # ---- declarations ---------------------------------------------------------------------
 
 
+#: The kind of name each statement class declares; the classes in DECLARES_NOTHING
+#: declare none (tests/test_statements.py checks that every statement class is in one).
+DECLARES = {A.Input: "input", A.Output: "output", A.Param: "param", A.Let: "let", A.LawFunction: "law",
+            A.Argument: "argument", A.State: "state", A.UnitDefinition: "unit"}
+DECLARES_NOTHING = {A.Meta, A.Law, A.Constraint, A.Counterfactual, A.System, A.SystemTime, A.Rate,
+                    A.SetMutation, A.ScaleMutation, A.RebalanceMutation, A.MagnitudeDiffers,
+                    A.DesignGenerated, A.DesignExplicit, A.Evaluation, A.Identification, A.Adaptive}
+
+
 def declarations(card: A.Card) -> dict[str, tuple[str, A.Input | A.Output | A.Param | A.Let]]:
-    """Every name the card declares (first declaration wins) -> (kind, statement);
-    units the card defines are there too, of kind `unit`."""
+    """Every name the card declares (first declaration wins) -> (kind, statement),
+    a system's states and lets among them; units the card defines are there
+    too, of kind `unit`. A counterfactual declares nothing."""
     out: dict = {}
     for s in card.statements:
-        if isinstance(s, (A.Input, A.Output, A.Param, A.Let)):
-            out.setdefault(s.name, (type(s).__name__.lower(), s))
-        elif isinstance(s, (A.LawFunction, A.Argument)):  # a system card's law and its arguments
-            out.setdefault(s.name, ("law" if isinstance(s, A.LawFunction) else "argument", s))
-        elif isinstance(s, A.System):
-            for it in s.items:
-                if isinstance(it, (A.State, A.Let)):
-                    out.setdefault(it.name, ("state" if isinstance(it, A.State) else "let", it))
-        elif isinstance(s, A.UnitDefinition):
-            out.setdefault(s.name, ("unit", s))
+        for it in (s.items if isinstance(s, A.System) else (s,)):
+            kind = DECLARES.get(type(it))
+            if kind is not None:
+                out.setdefault(it.name, (kind, it))
     return out
 
 
