@@ -581,19 +581,12 @@ def rule_of(node) -> str:
     return node.key if isinstance(node, Meta) else STATEMENT_RULES[type(node)][0]
 
 
-@_builds(Meta, "collection", "field")
-def _meta_name(b: _Builder, ch, span: Span, kind: str) -> Meta:
-    return Meta(span, kind, str(ch[0]), Span.of(ch[0]))
-
-
-@_builds(Meta, "source", "doi", "background", "conditions")
-def _meta_string(b: _Builder, ch, span: Span, kind: str) -> Meta:
-    return Meta(span, kind, b.string(ch[0]), Span.of(ch[0]))
-
-
-@_builds(Meta, "published", "preprint")
-def _meta_date(b: _Builder, ch, span: Span, kind: str) -> Meta:
-    return Meta(span, kind, b.date(ch[0]), Span.of(ch[0]))
+@_builds(Meta, "collection", "field", "source", "doi", "published", "preprint", "background", "conditions")
+def _meta(b: _Builder, ch, span: Span, kind: str) -> Meta:
+    """A header line; its value read as the grammar's terminal for it says (a NAME, a DATE, a STRING)."""
+    tok = ch[0]
+    value = {"NAME": str, "DATE": b.date, "STRING": b.string}[tok.type](tok)
+    return Meta(span, kind, value, Span.of(tok))
 
 
 @_builds(UnitDefinition, "unit_definition")

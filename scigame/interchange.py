@@ -7,6 +7,14 @@ the text between the brackets. Its JSON Schema is published as
 `scigame/data/card.schema.json` (regenerate with
 `python -m scigame.interchange > scigame/data/card.schema.json`).
 
+The document is derived from the AST (`compiler/ast.py`): each statement
+class has one `_Form`, whose JSON fields are the class's own fields (spans
+aside), each written and read back by the `_Codec` of its type; a form
+names only what JSON spells differently (`factor` is `by`, `init` is
+`initial`). `STATEMENTS`, `MUTATIONS` and `SYSTEM_ITEMS` say where each
+statement class stands in the document; tests/test_statements.py checks that
+every statement class of the grammar has its place.
+
 `export_card(ast)` and `import_card(data)` round-trip exactly: a card
 exported, imported and exported again gives the same JSON, and the
 imported card has the same numbers, units and expressions, so it
@@ -23,18 +31,23 @@ as lint would refuse it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import sys
-from typing import Annotated, Any, Literal, Optional, Union
+import typing
+from dataclasses import dataclass
+from typing import Annotated, Any, Callable, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from .compiler import ast as A
 from .compiler.source import Span
+from .grammar import terminal_pattern
 
 SCHEMA_VERSION = 1
-NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+NAME = f"^{terminal_pattern('NAME')}$"
+DATE = f"^{terminal_pattern('DATE')}$"
 UNIT = r"^[^\]\n]*$"
 _NOWHERE = Span(1, 1, 1, 1)
 
@@ -46,212 +59,347 @@ class _Doc(BaseModel):
 Name = Annotated[str, Field(pattern=NAME)]
 Unit = Annotated[Optional[str], Field(pattern=UNIT, description="pint unit text, without brackets")]
 Expression = Annotated[str, Field(min_length=1, description="a .sci expression, e.g. \"k * x^2\"")]
-
-
-class RangeDomain(_Doc):
-    kind: Literal["range", "log", "integer"]
-    lo: float
-    hi: float
-
-
-class SetDomain(_Doc):
-    kind: Literal["set"]
-    values: list[float] = Field(min_length=1)
-
-
-class InputDoc(_Doc):
-    name: Name
-    unit: Unit = None
-    domain: Annotated[Union[RangeDomain, SetDomain], Field(discriminator="kind")]
-    description: str = ""
-
-
-class Tolerance(_Doc):
-    abs: float
-    rel: float = Field(description="a fraction: 0.01 is 1%")
-
-
-class NoiseDoc(_Doc):
-    kind: Literal["gaussian"] = "gaussian"
-    rel: float = Field(ge=0, description="a fraction of |g|: 0.01 is 1%")
-    abs: Optional[float] = Field(default=None, ge=0, description="in the output's unit")
-
-
-class OutputDoc(_Doc):
-    name: Name
-    unit: Unit = None
-    resolution: Optional[float] = None
-    tolerance: Tolerance
-    noise: Optional[NoiseDoc] = None
-    description: str = ""
-
-
+Compare = Literal["<", "<=", ">", ">="]
 #: An exact rational of `param` and `set` (`param k = 2/3`), as its `.sci` text.
 Ratio = Annotated[str, Field(pattern=r"^-?\d+/\d+$", description="an exact fraction, e.g. \"2/3\"")]
 
+# ---- codecs: one AST field as JSON, and back ------------------------------------------
 
-class ParamDoc(_Doc):
-    name: Name
-    value: Union[float, Ratio]
-    unit: Unit = None
-    description: str = ""
+_REQUIRED = ...
 
 
-class UnitDefinitionDoc(_Doc):
-    """`unit NAME = VALUE [UNIT] "DESC"`: a unit the card defines."""
+@dataclass(frozen=True)
+class _Codec:
+    """How a field of one type is written in JSON (`dump`) and read back
+    (`load`, given the field's JSON path for errors)."""
 
-    name: Name
-    value: float
-    unit: Unit = None
-    description: str = ""
+    annotation: Any
+    dump: Callable[[Any], Any]
+    load: Callable[[Any, str], Any]
+    default: Any = _REQUIRED
 
-
-class WhereDoc(_Doc):
-    """`where LEFT OP RIGHT "REASON"`: where a law has a value."""
-
-    left: Expression
-    op: Literal["<", "<=", ">", ">="]
-    right: Expression
-    reason: str
+    def described(self, text: str, **limits) -> "_Codec":
+        """The same codec, its JSON field described (and limited: `ge=0`)."""
+        return dataclasses.replace(self, annotation=Annotated[self.annotation, Field(description=text, **limits)])
 
 
-class Definition(_Doc):
-    name: Name
-    expr: Expression
-    where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
+def _same(value, where: str):
+    return value
 
 
-class ConstraintDoc(_Doc):
-    left: Expression
-    op: Literal["<", "<=", ">", ">="]
-    right: Expression
-    message: str = ""
+def _optional(codec: _Codec) -> _Codec:
+    """A codec for None or a value."""
+    return _Codec(Optional[codec.annotation], lambda v: None if v is None else codec.dump(v),
+                  lambda v, where: None if v is None else codec.load(v, where), None)
 
 
-class SetDoc(_Doc):
-    kind: Literal["set"]
-    name: Name
-    value: Union[float, Ratio]
-    unit: Unit = None
+def _format_expr(expr) -> str:
+    from .compiler.printer import format_expr
+    return format_expr(expr)
 
 
-class ScaleDoc(_Doc):
-    kind: Literal["scale"]
-    name: Name
-    by: float
+def _value(lit: A.Literal) -> float | str:
+    """A param's or a set's value: a number, or an exact fraction's text."""
+    return lit.text if lit.exact is not None else lit.value
 
 
-class ReferenceDoc(_Doc):
-    name: Name
-    value: float
-    unit: Unit = None
+def _unit_ref(text: Optional[str]) -> Optional[A.UnitRef]:
+    return A.UnitRef(_NOWHERE, text.strip()) if text is not None else None
 
 
-class RebalanceDoc(_Doc):
-    kind: Literal["rebalance"]
-    name: Name
-    at: list[ReferenceDoc] = Field(default=[], description="the reference point of `rebalance NAME at ...`")
+_NAME = _Codec(Name, str, _same)
+_TEXT = _Codec(str, str, _same, "")
+_NUMBER = _Codec(float, lambda lit: lit.value, lambda v, where: _lit(v))
+_WHOLE = _Codec(int, lambda lit: int(lit.value), lambda v, where: _lit(v))
+_VALUE = _Codec(Union[float, Ratio], _value, lambda v, where: _lit(v))
+_UNIT = _Codec(Unit, lambda u: u.text if u is not None else None, lambda v, where: _unit_ref(v), None)
+_EXPR = _Codec(Expression, _format_expr, lambda v, where: _expr(v, where))
+_COMPARE = _Codec(Compare, str, _same)
+_NAMES = _Codec(Annotated[list[Name], Field(min_length=1)], list, lambda v, where: tuple(v))
 
 
-class MagnitudeDoc(_Doc):
-    kind: Literal["magnitude_differs"]
-    reason: str = Field(min_length=1)
+def _list(form: "_Form", **limits) -> _Codec:
+    """A tuple of nodes as a JSON list of the form's objects."""
+    return _Codec(Annotated[list[form.model], Field(**limits)], lambda nodes: [form.dump(n) for n in nodes],
+                  lambda docs, where: tuple(form.load(d, f"{where}[{k}]") for k, d in enumerate(docs)),
+                  [] if not limits.get("min_length") else _REQUIRED)
 
 
-class ReplaceDoc(_Doc):
-    kind: Literal["let", "law"]
-    name: Name
-    expr: Expression
-    where: Optional[WhereDoc] = Field(default=None, description="laws only: where the law has a value")
-    arguments: Optional[list[Name]] = Field(default=None, description="a law of named arguments: their names")
+# ---- forms: an AST class as a JSON object ---------------------------------------------
 
 
-class LawFunctionDoc(_Doc):
-    """`law NAME(ARG, ...) = EXPR` (a system card's law)."""
-
-    name: Name
-    arguments: list[Name] = Field(min_length=1)
-    expr: Expression
+def _is_span(name: str) -> bool:
+    return name == "span" or name.endswith(("_span", "_spans"))
 
 
-class StateDoc(_Doc):
-    name: Name
-    unit: Unit = None
-    initial: Expression
-    description: str = ""
+@dataclass(frozen=True)
+class _Form:
+    """An AST class as a JSON object: (AST field, JSON key, codec) per field; a
+    dotted key (`tolerance.abs`) is a field of a nested object."""
+
+    cls: type
+    model: type[BaseModel]
+    fields: tuple[tuple[str, str, _Codec], ...]
+    tag: Optional[str] = None  # the `kind` that tells this form from others in one list
+
+    def dump(self, node) -> dict:
+        out: dict = {"kind": self.tag} if self.tag is not None else {}
+        for name, key, codec in self.fields:
+            head, _, sub = key.partition(".")
+            value = codec.dump(getattr(node, name, None))
+            if sub:
+                out.setdefault(head, {})[sub] = value
+            else:
+                out[key] = value
+        return out
+
+    def load(self, doc: BaseModel, where: str):
+        values = {}
+        for name, key, codec in self.fields:
+            value = doc
+            for part in key.split("."):
+                value = getattr(value, part)
+            values[name] = codec.load(value, f"{where}.{key}")
+        args: dict = {}
+        for f in dataclasses.fields(self.cls):
+            if f.name in values:
+                args[f.name] = values[f.name]
+            elif f.name.endswith("_spans"):  # one place per item of the field before it
+                args[f.name] = tuple(_NOWHERE for _ in args[previous])
+            elif _is_span(f.name):
+                args[f.name] = _NOWHERE
+            previous = f.name
+        return self.cls(**args)
 
 
-class SystemDoc(_Doc):
-    """`system { time ...; state ...; let ...; rate ... }`: written back in this order."""
-
-    time: Name
-    states: list[StateDoc] = Field(min_length=1)
-    lets: list[Definition] = []
-    rates: list[Definition] = []
-
-
-MutationDoc = Annotated[Union[SetDoc, ScaleDoc, RebalanceDoc, ReplaceDoc, MagnitudeDoc],
-                        Field(discriminator="kind")]
+def _codec_of(cls: type, name: str, hint) -> _Codec:
+    """The codec of an AST field's type; a type without one is a TypeError
+    naming the field (a new field needs its JSON form)."""
+    if hint is str:
+        return _NAME if name == "name" else _TEXT
+    if hint in _CODECS:
+        return _CODECS[hint]
+    raise TypeError(f"{cls.__name__}.{name}: no JSON form for {hint} (add a codec in scigame/interchange.py)")
 
 
-class CounterfactualDoc(_Doc):
-    label: str
-    mutations: list[MutationDoc]
+def _form(cls: type, title: str, tag: Optional[str] = None, order: Optional[list[str]] = None,
+          model: Optional[type[BaseModel]] = None, **special: Union[str, tuple[str, _Codec], _Codec]) -> _Form:
+    """The form of AST class `cls`: its fields (spans aside) under their own
+    names and codecs, except those in `special`: a JSON key, a codec, or
+    both. `order` lists the JSON keys in writing order (else the AST's);
+    `model` reuses an existing model (a form of the same shape)."""
+    hints = typing.get_type_hints(cls)
+    fields = []
+    for f in dataclasses.fields(cls):
+        if _is_span(f.name):
+            continue
+        key, codec = f.name, None
+        how = special.get(f.name)
+        if isinstance(how, str):
+            key = how
+        elif isinstance(how, tuple):
+            key, codec = how
+        elif how is not None:
+            codec = how
+        fields.append((f.name, key, codec or _codec_of(cls, f.name, hints[f.name])))
+    if order is not None:
+        fields.sort(key=lambda field: order.index(field[1].partition(".")[0]))
+    own_doc = cls.__doc__ if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "(") else None
+    return _Form(cls, model or _model(title, own_doc, fields, tag), tuple(fields), tag)
 
 
-class GeneratedDesign(_Doc):
-    kind: Literal["generated"]
-    count: int
-    method: Name
-    seed: Optional[int] = None
+def _model(title: str, doc: Optional[str], fields, tag: Optional[str]) -> type[BaseModel]:
+    spec: dict[str, Any] = {"kind": (Literal[tag], _REQUIRED)} if tag is not None else {}
+    nested: dict[str, list] = {}
+    for _, key, codec in fields:
+        head, _, sub = key.partition(".")
+        if sub:
+            nested.setdefault(head, []).append((sub, codec))
+            spec.setdefault(head, None)
+        else:
+            spec[key] = (codec.annotation, codec.default)
+    for head, parts in nested.items():
+        inner = create_model(head.capitalize(), __base__=_Doc,
+                             **{sub: (c.annotation, c.default) for sub, c in parts})
+        spec[head] = (inner, _REQUIRED)
+    return create_model(title, __base__=_Doc, __doc__=doc, **spec)
 
 
-class ExplicitDesign(_Doc):
-    kind: Literal["explicit"]
-    points: list[dict[Annotated[str, Field(pattern=NAME)], float]] = Field(min_length=1)
+#: The codec of each AST field type (str aside: a name, or a text).
+_CODECS: dict[Any, _Codec] = {A.Literal: _NUMBER, Optional[A.Literal]: _optional(_NUMBER),
+                              Optional[A.UnitRef]: _UNIT, A.Expr: _EXPR}
 
 
-class EvaluationDoc(_Doc):
-    count: int
-    seed: Optional[int] = None
-    ood: Optional[float] = Field(default=None, description="widening factor of the out-of-domain set")
+def _object(form: _Form) -> _Codec:
+    """A node as the JSON object of its form."""
+    return _Codec(form.model, form.dump, form.load)
 
 
-class AdaptiveDoc(_Doc):
-    threshold: float
-    max_steps: Optional[int] = None
+_RANGE = _form(A.RangeDomain, "RangeDomain", order=["kind", "lo", "hi"],
+               kind=_Codec(Literal["range", "log", "integer"], str, _same))
+_SET = _form(A.SetDomain, "SetDomain", tag="set",
+             values=_Codec(Annotated[list[float], Field(min_length=1)], lambda vs: [v.value for v in vs],
+                           lambda vs, where: tuple(_lit(v) for v in vs)))
+_CODECS[A.Domain] = _Codec(Annotated[Union[_RANGE.model, _SET.model], Field(discriminator="kind")],
+                           lambda d: (_SET if isinstance(d, A.SetDomain) else _RANGE).dump(d),
+                           lambda d, where: (_SET if d.kind == "set" else _RANGE).load(d, where))
+_CODECS[Optional[A.Where]] = _optional(_object(_form(A.Where, "WhereDoc", op=_COMPARE,
+                                                     reason=_Codec(str, str, _same))))
+_CODECS[Optional[A.Noise]] = _optional(_object(_form(
+    A.Noise, "NoiseDoc", kind=_Codec(Literal["gaussian"], str, _same, "gaussian"),
+    rel=_NUMBER.described("a fraction of |g|: 0.01 is 1%", ge=0),
+    abs=_optional(_NUMBER).described("in the output's unit", ge=0))))
 
 
-class CardDocument(_Doc):
-    """A card as JSON (see the module doc)."""
+# ---- the statements' forms and their places in the document ----------------------------
 
-    scigame_card: Literal[1] = Field(SCHEMA_VERSION, description="version of this JSON form")
-    name: Name
-    title: str
-    collection: Optional[Name] = None
-    field: Optional[Name] = None
-    source: Optional[str] = None
-    doi: Optional[str] = None
-    published: Optional[str] = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
-    preprint: Optional[str] = Field(None, pattern=r"^\d{4}-\d{2}-\d{2}$")
-    background: Optional[str] = None
-    conditions: list[str] = []
-    units: list[UnitDefinitionDoc] = []
-    inputs: list[InputDoc] = []
-    outputs: list[OutputDoc] = []
-    constraints: list[ConstraintDoc] = []
-    params: list[ParamDoc] = []
-    lets: list[Definition] = []
-    laws: list[Definition] = []
-    counterfactual: Optional[CounterfactualDoc] = None
+_INPUT = _form(A.Input, "InputDoc")
+_DEFINITION = _form(A.Law, "Definition",
+                    where=_CODECS[Optional[A.Where]].described("laws only: where the law has a value"))
+_LET = _form(A.Let, "Definition", model=_DEFINITION.model)
+_FRACTION = _NUMBER.described("a fraction: 0.01 is 1%")
+
+_MUTATION_FORMS = (
+    _form(A.SetMutation, "SetDoc", tag="set", value=_VALUE),
+    _form(A.ScaleMutation, "ScaleDoc", tag="scale", factor="by"),
+    _form(A.RebalanceMutation, "RebalanceDoc", tag="rebalance", reference=(
+        "at", _list(_form(A.ReferenceValue, "ReferenceDoc")).described(
+            "the reference point of `rebalance NAME at ...`"))),
+    _form(A.MagnitudeDiffers, "MagnitudeDoc", tag="magnitude_differs",
+          reason=_Codec(Annotated[str, Field(min_length=1)], str, _same)),
+)
+#: A mutation that replaces a let or a law: `let`, `law` (with its `where`) or a
+#: law of named arguments (its `arguments`), one JSON object for the three.
+_REPLACE = create_model(
+    "ReplaceDoc", __base__=_Doc, kind=(Literal["let", "law"], _REQUIRED),
+    **{key: (codec.annotation, codec.default) for _, key, codec in _DEFINITION.fields},
+    arguments=(Optional[list[Name]], Field(default=None, description="a law of named arguments: their names")))
+_REPLACE_FORMS = (_form(A.Let, "", tag="let", model=_REPLACE), _form(A.Law, "", tag="law", model=_REPLACE),
+                  _form(A.LawFunction, "", tag="law", model=_REPLACE, param_names=("arguments", _NAMES)))
+#: Each mutation class's form (tests/test_statements.py: one per `_mutation` rule).
+MUTATIONS: dict[type, _Form] = {f.cls: f for f in _MUTATION_FORMS + _REPLACE_FORMS}
+
+
+def _mutation_form(doc) -> _Form:
+    if isinstance(doc, _REPLACE):
+        return MUTATIONS[A.LawFunction if doc.kind == "law" and doc.arguments else
+                         A.Law if doc.kind == "law" else A.Let]
+    return next(f for f in _MUTATION_FORMS if f.model is type(doc))
+
+
+_SET_M, _SCALE_M, _REBALANCE_M, _MAGNITUDE_M = (f.model for f in _MUTATION_FORMS)
+_MUTATION_LIST = _Codec(list[Annotated[Union[_SET_M, _SCALE_M, _REBALANCE_M, _REPLACE, _MAGNITUDE_M],
+                                       Field(discriminator="kind")]],
+                        lambda ms: [MUTATIONS[type(m)].dump(m) for m in ms],
+                        lambda docs, where: tuple(_mutation_form(d).load(d, f"{where}[{k}]")
+                                                  for k, d in enumerate(docs)))
+
+#: Where each statement of a system stands in the system's JSON object.
+SYSTEM_ITEMS: dict[type, tuple[str, Optional[_Form]]] = {
+    A.SystemTime: ("time", None),
+    A.State: ("states", _form(A.State, "StateDoc", init="initial")),
+    A.Let: ("lets", _LET),
+    A.Rate: ("rates", _form(A.Rate, "Definition", model=_DEFINITION.model)),
+}
+_SYSTEM_MODEL = create_model(
+    "SystemDoc", __base__=_Doc, __doc__=A.System.__doc__, time=(Name, _REQUIRED),
+    states=(Annotated[list[SYSTEM_ITEMS[A.State][1].model], Field(min_length=1)], _REQUIRED),
+    lets=(list[_DEFINITION.model], []), rates=(list[_DEFINITION.model], []))
+
+
+def _dump_system(s: A.System) -> dict:
+    out: dict = {"time": "", "states": [], "lets": [], "rates": []}
+    for it in s.items:
+        key, form = SYSTEM_ITEMS[type(it)]
+        if form is None:
+            out[key] = it.name
+        else:
+            out[key].append(form.dump(it))
+    return out
+
+
+def _load_system(doc, where: str) -> A.System:
+    items: list = [A.SystemTime(_NOWHERE, doc.time, _NOWHERE)]
+    for key, form in list(SYSTEM_ITEMS.values())[1:]:
+        items += [form.load(d, f"{where}.{key}[{k}]") for k, d in enumerate(getattr(doc, key))]
+    return A.System(_NOWHERE, tuple(items))
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where a statement class stands in the card's document: under `key`, a
+    list of its forms (`many`) or one (forms sharing a key by their `kind`)."""
+
+    key: str
+    codec: _Codec
+    many: bool = True
+
+
+def _one(form: _Form) -> _Codec:
+    return _optional(_object(form))
+
+
+_META_TERMINALS = {"collection": _NAME, "field": _NAME,
+                   "published": _Codec(Annotated[str, Field(pattern=DATE)], str, _same),
+                   "preprint": _Codec(Annotated[str, Field(pattern=DATE)], str, _same)}
+_DESIGNS = (_form(A.DesignGenerated, "GeneratedDesign", tag="generated", count=_WHOLE, method=_NAME,
+                  seed=_optional(_WHOLE)),
+            _form(A.DesignExplicit, "ExplicitDesign", tag="explicit", points=_Codec(
+                Annotated[list[dict[Name, float]], Field(min_length=1)],
+                lambda ps: [{a.name: a.value.value for a in p} for p in ps],
+                lambda ps, where: tuple(tuple(A.Assignment(_NOWHERE, k, _lit(v)) for k, v in p.items())
+                                        for p in ps))))
+_DESIGN = _optional(_Codec(Annotated[Union[_DESIGNS[0].model, _DESIGNS[1].model], Field(discriminator="kind")],
+                           lambda d: next(f for f in _DESIGNS if f.cls is type(d)).dump(d),
+                           lambda d, where: next(f for f in _DESIGNS if f.model is type(d)).load(d, where)))
+
+#: Each top-level statement class and its places, in the document's order
+#: (a `Meta` has one place per key; the designs share one).
+STATEMENTS: dict[type, tuple[_Place, ...]] = {
+    A.Meta: tuple(_Place(key, _optional(_META_TERMINALS.get(key, _TEXT)), False)
+                  for key in A.STATEMENT_RULES[A.Meta] if key != "conditions") + (
+                      _Place("conditions", _TEXT),),
+    A.UnitDefinition: (_Place("units", _object(_form(A.UnitDefinition, "UnitDefinitionDoc"))),),
+    A.Input: (_Place("inputs", _object(_INPUT)),),
+    A.Output: (_Place("outputs", _object(_form(
+        A.Output, "OutputDoc", order=["name", "unit", "resolution", "tolerance", "noise", "description"],
+        tol_abs="tolerance.abs", tol_rel=("tolerance.rel", _FRACTION)))),),
+    A.Constraint: (_Place("constraints", _object(_form(A.Constraint, "ConstraintDoc", op=_COMPARE))),),
+    A.Param: (_Place("params", _object(_form(A.Param, "ParamDoc", value=_VALUE))),),
+    A.Let: (_Place("lets", _object(_LET)),),
+    A.Law: (_Place("laws", _object(_DEFINITION)),),
+    A.Counterfactual: (_Place("counterfactual", _one(_form(
+        A.Counterfactual, "CounterfactualDoc", label=_Codec(str, str, _same), mutations=_MUTATION_LIST)), False),),
     #: systems (LANGUAGE.md, version 2): left out of a static card's JSON
-    law_functions: list[LawFunctionDoc] = []
-    arguments: list[InputDoc] = []
-    system: Optional[SystemDoc] = None
-    design: Optional[Annotated[Union[GeneratedDesign, ExplicitDesign], Field(discriminator="kind")]] = None
-    evaluation: Optional[EvaluationDoc] = None
-    identification: Optional[Literal["yes", "no"]] = Field(None, description="`identification interpolate`")
-    adaptive: Optional[AdaptiveDoc] = None
+    A.LawFunction: (_Place("law_functions", _object(_form(
+        A.LawFunction, "LawFunctionDoc", param_names=("arguments", _NAMES)))),),
+    A.Argument: (_Place("arguments", _object(_form(A.Argument, "InputDoc", model=_INPUT.model))),),
+    A.System: (_Place("system", _optional(_Codec(_SYSTEM_MODEL, _dump_system, _load_system)), False),),
+    A.DesignGenerated: (_Place("design", _DESIGN, False),),
+    A.DesignExplicit: (_Place("design", _DESIGN, False),),
+    A.Evaluation: (_Place("evaluation", _one(_form(
+        A.Evaluation, "EvaluationDoc", count=_WHOLE, seed=_optional(_WHOLE),
+        ood=_optional(_NUMBER).described("widening factor of the out-of-domain set"))), False),),
+    A.Identification: (_Place("identification", _optional(_Codec(
+        Annotated[Literal["yes", "no"], Field(description="`identification interpolate`")],
+        lambda s: s.value, lambda v, where: A.Identification(_NOWHERE, v, _NOWHERE))), False),),
+    A.Adaptive: (_Place("adaptive", _one(_form(A.Adaptive, "AdaptiveDoc", max_steps=_optional(_WHOLE))), False),),
+}
+_SYSTEM_KEYS = ("law_functions", "arguments", "system")
+
+
+def _document_fields() -> dict[str, tuple]:
+    fields: dict[str, tuple] = {
+        "scigame_card": (Literal[1], Field(SCHEMA_VERSION, description="version of this JSON form")),
+        "name": (Name, _REQUIRED), "title": (str, _REQUIRED)}
+    for places in STATEMENTS.values():
+        for p in places:
+            fields[p.key] = (list[p.codec.annotation], []) if p.many else (p.codec.annotation, None)
+    return fields
+
+
+CardDocument = create_model("CardDocument", __base__=_Doc, __doc__="A card as JSON (see the module doc).",
+                            **_document_fields())
 
 
 class InterchangeError(ValueError):
@@ -326,148 +474,30 @@ def read_card_json(raw: bytes | str) -> Any:
 # ---- AST -> JSON -----------------------------------------------------------------
 
 
-def _num(lit: A.Literal) -> float:
-    return lit.value
-
-
-def _value(lit: A.Literal) -> float | str:
-    """A param's or a set's value: a number, or an exact fraction's text."""
-    return lit.text if lit.exact is not None else lit.value
-
-
-def _where(law: A.Law) -> Optional[dict]:
-    from .compiler.printer import format_expr
-    w = law.where
-    if w is None:
-        return None
-    return {"left": format_expr(w.left), "op": w.op, "right": format_expr(w.right), "reason": w.reason}
-
-
-def _int(lit: Optional[A.Literal]) -> Optional[int]:
-    return int(lit.value) if lit is not None else None
-
-
-def _unit(u: Optional[A.UnitRef]) -> Optional[str]:
-    return u.text if u is not None else None
-
-
-def _mutation(m) -> dict:
-    from .compiler.printer import format_expr
-    if isinstance(m, A.SetMutation):
-        return {"kind": "set", "name": m.name, "value": _value(m.value), "unit": _unit(m.unit)}
-    if isinstance(m, A.ScaleMutation):
-        return {"kind": "scale", "name": m.name, "by": _num(m.factor)}
-    if isinstance(m, A.RebalanceMutation):
-        return {"kind": "rebalance", "name": m.name,
-                "at": [{"name": r.name, "value": _num(r.value), "unit": _unit(r.unit)} for r in m.reference]}
-    if isinstance(m, A.MagnitudeDiffers):
-        return {"kind": "magnitude_differs", "reason": m.reason}
-    if isinstance(m, A.LawFunction):
-        return {"kind": "law", "name": m.name, "expr": format_expr(m.expr), "arguments": [p for p, _ in m.params]}
-    if isinstance(m, A.Law):
-        return {"kind": "law", "name": m.name, "expr": format_expr(m.expr), "where": _where(m)}
-    return {"kind": "let", "name": m.name, "expr": format_expr(m.expr)}
-
-
-def _system_statement(s, doc: dict) -> bool:
-    """A system card's statements into the document; False for any other."""
-    from .compiler.printer import format_expr
-    if isinstance(s, A.LawFunction):
-        doc.setdefault("law_functions", []).append({"name": s.name, "arguments": [p for p, _ in s.params],
-                                                    "expr": format_expr(s.expr)})
-    elif isinstance(s, A.Argument):
-        doc.setdefault("arguments", []).append(_domain_doc(s))
-    elif isinstance(s, A.System):
-        system = {"time": "", "states": [], "lets": [], "rates": []}
-        for it in s.items:
-            if isinstance(it, A.SystemTime):
-                system["time"] = it.name
-            elif isinstance(it, A.State):
-                system["states"].append({"name": it.name, "unit": _unit(it.unit), "initial": format_expr(it.init),
-                                         "description": it.description})
-            else:
-                system["lets" if isinstance(it, A.Let) else "rates"].append(
-                    {"name": it.name, "expr": format_expr(it.expr)})
-        doc["system"] = system
-    else:
-        return False
-    return True
-
-
-def _domain_doc(s) -> dict:
-    d = s.domain
-    domain = ({"kind": "set", "values": [_num(v) for v in d.values]} if isinstance(d, A.SetDomain)
-              else {"kind": d.kind, "lo": _num(d.lo), "hi": _num(d.hi)})
-    return {"name": s.name, "unit": _unit(s.unit), "domain": domain, "description": s.description}
-
-
-def _statement(s, doc: dict) -> None:
-    from .compiler.printer import format_expr
-    if isinstance(s, A.Meta):
-        if s.key == "conditions":
-            doc["conditions"].append(s.value)
-        else:
-            doc[s.key] = s.value
-    elif isinstance(s, A.Input):
-        d = s.domain
-        domain = ({"kind": "set", "values": [_num(v) for v in d.values]} if isinstance(d, A.SetDomain)
-                  else {"kind": d.kind, "lo": _num(d.lo), "hi": _num(d.hi)})
-        doc["inputs"].append({"name": s.name, "unit": _unit(s.unit), "domain": domain,
-                              "description": s.description})
-    elif isinstance(s, A.Output):
-        doc["outputs"].append({"name": s.name, "unit": _unit(s.unit),
-                               "resolution": _num(s.resolution) if s.resolution is not None else None,
-                               "tolerance": {"abs": _num(s.tol_abs), "rel": s.tol_rel.value},
-                               "noise": None if s.noise is None else {
-                                   "kind": s.noise.kind, "rel": s.noise.rel.value,
-                                   "abs": _num(s.noise.abs) if s.noise.abs is not None else None},
-                               "description": s.description})
-    elif isinstance(s, A.Param):
-        doc["params"].append({"name": s.name, "value": _value(s.value), "unit": _unit(s.unit),
-                              "description": s.description})
-    elif isinstance(s, A.UnitDefinition):
-        doc["units"].append({"name": s.name, "value": _num(s.value), "unit": _unit(s.unit),
-                             "description": s.description})
-    elif isinstance(s, A.Let):
-        doc["lets"].append({"name": s.name, "expr": format_expr(s.expr)})
-    elif isinstance(s, A.Law):
-        doc["laws"].append({"name": s.name, "expr": format_expr(s.expr), "where": _where(s)})
-    elif isinstance(s, A.Constraint):
-        doc["constraints"].append({"left": format_expr(s.left), "op": s.op, "right": format_expr(s.right),
-                                   "message": s.message})
-    elif isinstance(s, A.Counterfactual):
-        doc["counterfactual"] = {"label": s.label, "mutations": [_mutation(m) for m in s.mutations]}
-    elif isinstance(s, A.DesignGenerated):
-        doc["design"] = {"kind": "generated", "count": _int(s.count), "method": s.method,
-                         "seed": _int(s.seed)}
-    elif isinstance(s, A.DesignExplicit):
-        doc["design"] = {"kind": "explicit", "points": [{a.name: _num(a.value) for a in p} for p in s.points]}
-    elif isinstance(s, A.Evaluation):
-        doc["evaluation"] = {"count": _int(s.count), "seed": _int(s.seed),
-                             "ood": _num(s.ood) if s.ood is not None else None}
-    elif isinstance(s, A.Identification):
-        doc["identification"] = s.value
-    elif isinstance(s, A.Adaptive):
-        doc["adaptive"] = {"threshold": _num(s.threshold),
-                           "max_steps": _int(s.max_steps)}
-    elif not _system_statement(s, doc):  # a statement this JSON form does not know yet
+def _place_of(s) -> _Place:
+    places = STATEMENTS.get(type(s))
+    if places is None:  # a statement this JSON form does not know yet
         raise InterchangeError(f"`{type(s).__name__}` statements have no JSON form yet")
+    return next(p for p in places if p.key == s.key) if isinstance(s, A.Meta) else places[0]
 
 
 def export_card(card: A.Card) -> dict:
     """The JSON form of a parsed card (a card that checks without errors)."""
-    doc: dict[str, Any] = {"scigame_card": SCHEMA_VERSION, "name": card.name, "title": card.title,
-                           "conditions": [], "units": [], "inputs": [], "outputs": [], "constraints": [], "params": [],
-                           "lets": [], "laws": []}
+    doc: dict[str, Any] = {"scigame_card": SCHEMA_VERSION, "name": card.name, "title": card.title}
     for s in card.statements:
-        _statement(s, doc)
+        place = _place_of(s)
+        value = place.codec.dump(s.value if isinstance(s, A.Meta) else s)
+        if place.many:
+            doc.setdefault(place.key, []).append(value)
+        else:
+            doc[place.key] = value
     return _dump(CardDocument.model_validate(doc))
 
 
-def _dump(doc: CardDocument) -> dict:
+def _dump(doc: BaseModel) -> dict:
     """A document as JSON data; a static card's has no system keys (its JSON stays as it was)."""
     out = doc.model_dump(mode="json")
-    for key in ("law_functions", "arguments", "system"):
+    for key in _SYSTEM_KEYS:
         if not out[key]:
             del out[key]
     return out
@@ -496,17 +526,6 @@ def _lit(value: float | str, percent: bool = False) -> A.Literal:
     return A.Literal(_NOWHERE, float(value), number_text(value), percent)
 
 
-def _ast_where(w: Optional[WhereDoc], where: str) -> Optional[A.Where]:
-    if w is None:
-        return None
-    return A.Where(_NOWHERE, _expr(w.left, f"{where}.left"), w.op, _expr(w.right, f"{where}.right"),
-                   w.reason, _NOWHERE)
-
-
-def _unit_ref(text: Optional[str]) -> Optional[A.UnitRef]:
-    return A.UnitRef(_NOWHERE, text.strip()) if text is not None else None
-
-
 def _expr(text: str, where: str):
     from .compiler import parse_source
     card, diags = parse_source(f'card c "t" {{\nlaw x = {text}\n}}\n')
@@ -517,96 +536,19 @@ def _expr(text: str, where: str):
     return card.statements[0].expr
 
 
-def _ast_statements(doc: CardDocument) -> list:
-    N, s = _NOWHERE, []
-    for key in ("collection", "field", "source", "doi", "published", "preprint", "background"):
-        if getattr(doc, key) is not None:
-            s.append(A.Meta(N, key, getattr(doc, key), N))
-    s += [A.Meta(N, "conditions", c, N) for c in doc.conditions]
-    s += [A.UnitDefinition(N, u.name, N, _lit(u.value), _unit_ref(u.unit), u.description) for u in doc.units]
-    for i in doc.inputs:
-        d = i.domain
-        dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
-               else A.RangeDomain(N, _lit(d.lo), _lit(d.hi), d.kind))
-        s.append(A.Input(N, i.name, N, _unit_ref(i.unit), dom, i.description))
-    for o in doc.outputs:
-        noise = None if o.noise is None else A.Noise(
-            N, o.noise.kind, N, _lit(o.noise.rel), _lit(o.noise.abs) if o.noise.abs is not None else None)
-        s.append(A.Output(N, o.name, N, _unit_ref(o.unit), _lit(o.resolution) if o.resolution is not None
-                          else None, _lit(o.tolerance.abs), _lit(o.tolerance.rel), o.description, noise))
-    for k, c in enumerate(doc.constraints):
-        s.append(A.Constraint(N, _expr(c.left, f"$.constraints[{k}].left"), c.op,
-                              _expr(c.right, f"$.constraints[{k}].right"), c.message))
-    s += [A.Param(N, p.name, N, _lit(p.value), _unit_ref(p.unit), p.description) for p in doc.params]
-    s += [A.Let(N, d.name, N, _expr(d.expr, f"$.lets[{k}].expr")) for k, d in enumerate(doc.lets)]
-    s += [A.Law(N, d.name, N, _expr(d.expr, f"$.laws[{k}].expr"), _ast_where(d.where, f"$.laws[{k}].where"))
-          for k, d in enumerate(doc.laws)]
-    s += _ast_system(doc)
-    if doc.counterfactual is not None:
-        s.append(A.Counterfactual(N, doc.counterfactual.label, N, tuple(
-            _ast_mutation(m, f"$.counterfactual.mutations[{k}]") for k, m in enumerate(doc.counterfactual.mutations))))
-    s += _ast_settings(doc)
-    return s
-
-
-def _ast_mutation(m, where: str):
-    N = _NOWHERE
-    if isinstance(m, SetDoc):
-        return A.SetMutation(N, m.name, N, _lit(m.value), _unit_ref(m.unit))
-    if isinstance(m, ScaleDoc):
-        return A.ScaleMutation(N, m.name, N, _lit(m.by))
-    if isinstance(m, RebalanceDoc):
-        return A.RebalanceMutation(N, m.name, N, tuple(A.ReferenceValue(N, r.name, N, _lit(r.value),
-                                                                        _unit_ref(r.unit)) for r in m.at))
-    if isinstance(m, MagnitudeDoc):
-        return A.MagnitudeDiffers(N, m.reason, N)
-    if m.kind == "law" and m.arguments:
-        return A.LawFunction(N, m.name, N, tuple(m.arguments), tuple(N for _ in m.arguments),
-                             _expr(m.expr, f"{where}.expr"))
-    if m.kind == "law":
-        return A.Law(N, m.name, N, _expr(m.expr, f"{where}.expr"), _ast_where(m.where, f"{where}.where"))
-    return A.Let(N, m.name, N, _expr(m.expr, f"{where}.expr"))
-
-
-def _ast_system(doc: CardDocument) -> list:
-    """The statements of a system card: its laws of named arguments, argument domains and system."""
-    N, s = _NOWHERE, []
-    s += [A.LawFunction(N, d.name, N, tuple(d.arguments), tuple(N for _ in d.arguments),
-                        _expr(d.expr, f"$.law_functions[{k}].expr")) for k, d in enumerate(doc.law_functions)]
-    for a in doc.arguments:
-        d = a.domain
-        dom = (A.SetDomain(N, tuple(_lit(v) for v in d.values)) if isinstance(d, SetDomain)
-               else A.RangeDomain(N, _lit(d.lo), _lit(d.hi), d.kind))
-        s.append(A.Argument(N, a.name, N, _unit_ref(a.unit), dom, a.description))
-    y = doc.system
-    if y is not None:
-        items = [A.SystemTime(N, y.time, N)]
-        items += [A.State(N, st.name, N, _unit_ref(st.unit), _expr(st.initial, f"$.system.states[{k}].initial"),
-                          st.description) for k, st in enumerate(y.states)]
-        items += [A.Let(N, d.name, N, _expr(d.expr, f"$.system.lets[{k}].expr")) for k, d in enumerate(y.lets)]
-        items += [A.Rate(N, d.name, N, _expr(d.expr, f"$.system.rates[{k}].expr")) for k, d in enumerate(y.rates)]
-        s.append(A.System(N, tuple(items)))
-    return s
-
-
-def _ast_settings(doc: CardDocument) -> list:
-    N, s = _NOWHERE, []
-    d = doc.design
-    if isinstance(d, GeneratedDesign):
-        s.append(A.DesignGenerated(N, _lit(d.count), d.method, N, _lit(d.seed) if d.seed is not None else None))
-    elif isinstance(d, ExplicitDesign):
-        points = tuple(tuple(A.Assignment(N, k, _lit(v)) for k, v in p.items()) for p in d.points)
-        s.append(A.DesignExplicit(N, points, tuple(N for _ in points)))
-    if doc.evaluation is not None:
-        e = doc.evaluation
-        s.append(A.Evaluation(N, _lit(e.count), _lit(e.seed) if e.seed is not None else None,
-                              _lit(e.ood) if e.ood is not None else None))
-    if doc.identification is not None:
-        s.append(A.Identification(N, doc.identification, N))
-    if doc.adaptive is not None:
-        a = doc.adaptive
-        s.append(A.Adaptive(N, _lit(a.threshold), _lit(a.max_steps) if a.max_steps is not None else None))
-    return s
+def _ast_statements(doc: BaseModel) -> list:
+    """The card's statements, each place's in the document's order (fmt sorts them)."""
+    out = []
+    for cls, places in STATEMENTS.items():
+        for p in places:
+            value = getattr(doc, p.key)
+            if cls is A.DesignExplicit or value is None:
+                continue  # the designs' one place is read once, for DesignGenerated
+            for k, v in enumerate(value if p.many else [value]):
+                where = f"$.{p.key}[{k}]" if p.many else f"$.{p.key}"
+                node = p.codec.load(v, where)
+                out.append(A.Meta(_NOWHERE, p.key, node, _NOWHERE) if cls is A.Meta else node)
+    return out
 
 
 def json_path(loc) -> str:
