@@ -148,9 +148,15 @@ class CounterfactualChecks:
         return point, declared
 
     def _reference_value(self, m, ref: A.ReferenceValue, inp: A.Input) -> Optional[float]:
-        """The value in the input's declared unit (a bare number already is)."""
+        """The value in the input's declared unit (a bare number already is;
+        so is any number given for an input without a unit)."""
         own = self.unit(inp.unit)
-        if ref.unit is None or own is None:
+        return ref.value.value if own is None else self.reference_in(own, m, ref)
+
+    def reference_in(self, own, m, ref: A.ReferenceValue) -> Optional[float]:
+        """The value of `ref` in unit `own` (a bare number already is); None
+        after a report when its unit is unknown or of another dimension."""
+        if ref.unit is None:
             return ref.value.value
         unit = self.unit(ref.unit)
         if unit is None:

@@ -22,6 +22,17 @@ from typing import Iterable, Sequence
 from .source import SourceText, Span
 
 
+#: Why no factor makes the worlds agree at a reference point (the `reason` of
+#: reference.ReferenceUnsolvable), the end of an E-code's "at POINT, ..." message.
+UNSOLVABLE_REFERENCE = {
+    "zero": "output `{output}` of the counterfactual is 0 there",
+    "no_effect": "no law changes with it, so no value of it can make the worlds agree",
+    "nothing_to_match": "output `{output}` is {value} there in the original world, so there is nothing to match",
+    "no_value": "no value of it makes output `{output}` of the counterfactual equal the original's there",
+    "disagree": "outputs `{output}` and `{other}` ask for different values of it",
+}
+
+
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -133,6 +144,49 @@ class Reporter:
     @_kind("E100", "syntax error")
     def syntax(self, span: Span, message: str, hints: Sequence[str] = (), related=()):
         return self.error("E100", span, message, hints=hints, related=related)
+
+    def bad_character(self, span: Span, char: str):
+        """[E100] A character no token starts with; quotes and brackets get a hint."""
+        hint = {"'": ['strings use double quotes: "..."'],
+                '"': ['this string is not closed on its line; use """...""" for text over several lines'],
+                "[": ["units are written right after a name or number, e.g. `9.81 [m/s^2]`"]}
+        return self.syntax(span, f"unexpected character `{char}`", hints=hint.get("[" if char == "]" else char, []))
+
+    def unfinished_expression(self, span: Span, operator: str, keyword: str):
+        """[E100] `law F = a /` then a statement keyword: the expression before it is unfinished."""
+        return self.syntax(span, f"expected an expression after `{operator}`",
+                           hints=[f"`{keyword}` starts the next statement, so the expression before it is unfinished"])
+
+    def card_not_closed(self, span: Span, expected: str):
+        """[E100] The file ends inside the card; `expected` says what the parser would take."""
+        return self.syntax(span, "the card is not closed: a `}` is missing at the end",
+                           hints=[f"found the end of the file; expected {expected}"])
+
+    def reference_comma(self, span: Span, name: str):
+        """[E100] `rebalance G at r = 5 [m] m1 = 2`: a reference point without its comma."""
+        return self.syntax(span, f"expected `,` before `{name}`",
+                           hints=["separate the inputs of a reference point with commas: "
+                                  "`rebalance P at x = 1 [m], y = 2`"])
+
+    def missing_keyword(self, span: Span, name: str, assigned: bool):
+        """[E100] A statement that lost its keyword (`F = a * b` when `assigned`)."""
+        hint = ([f"did you mean `law {name} = ...` or `let {name} = ...`?"] if assigned
+                else ["every statement starts with a keyword such as `input`, `output`, `param`, `let` or `law`"])
+        return self.syntax(span, f"expected a statement, found the name `{name}`", hints=hint)
+
+    def unexpected(self, span: Span, found: str, expected: str, prev: str, catalogued: str = ""):
+        """[E100] Any other parse error: the catalogue's message for the parser
+        state (`{prev}` in it is the token before), else what was expected."""
+        if catalogued:
+            message = catalogued.replace("{prev}", prev or "this")
+        else:
+            message = f"expected {expected}" + (f" after `{prev}`" if prev else "")
+        return self.syntax(span, message, hints=[f"found {found}; expected {expected}"])
+
+    def fmt_changes_meaning(self, span: Span):
+        """[E100] fmt's layout would read as another card, so the file is left as written."""
+        return self.syntax(span, "fmt would change what this card means, so it was left as written",
+                           hints=["please report the card; `scigame lint` reads it as written"])
 
     def unreadable(self, why: str, undecodable: tuple[str, int] | None = None):
         """[E100] A card file that could not be read (`why`, from CardReadError),

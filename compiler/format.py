@@ -553,8 +553,7 @@ def _same_meaning(card: A.Card, out: str, source: SourceText) -> tuple[Optional[
     if again is not None and card_shape(again) == card_shape(card):
         return out, []
     report = Reporter(source)
-    report.syntax(card.name_span, "fmt would change what this card means, so it was left as written",
-                  hints=["please report the card; `scigame lint` reads it as written"])
+    report.fmt_changes_meaning(card.name_span)
     return None, report.sorted()
 
 

@@ -67,8 +67,10 @@ class TCall:
 TExpr = Union[TConst, TRef, TUnary, TBinary, TCall]
 
 
-def nodes(*exprs: TExpr) -> Iterator[TExpr]:
-    """Every node of typed expressions, each parent before its children."""
+def nodes(*exprs: TExpr, calls: tuple[type, ...] = ()) -> Iterator[TExpr]:
+    """Every node of typed expressions, each parent before its children; the
+    arguments of `calls` (node types beside TCall, e.g. a system's law calls) too."""
+    calls = (TCall, *calls)
     stack = list(exprs)
     while stack:
         e = stack.pop()
@@ -77,7 +79,7 @@ def nodes(*exprs: TExpr) -> Iterator[TExpr]:
             stack.append(e.operand)
         elif isinstance(e, TBinary):
             stack.extend((e.left, e.right))
-        elif isinstance(e, TCall):
+        elif isinstance(e, calls):
             stack.extend(e.args)
 
 

@@ -24,9 +24,10 @@ class ReferenceUnsolvable(Exception):
     counterfactual that is 0 there whatever the factor (the law does change
     with the param elsewhere: another point can work)."""
 
-    def __init__(self, message: str, zero: str | None = None):
-        super().__init__(message)
-        self.zero = zero
+    def __init__(self, reason: str, zero: str | None = None, **words: str):
+        from .diagnostics import UNSOLVABLE_REFERENCE
+        super().__init__(UNSOLVABLE_REFERENCE[reason].format(**{"output": zero, **words}))
+        self.reason, self.zero = reason, zero
 
 
 def world_outputs(lets: Mapping[str, TExpr], laws: Mapping[str, TExpr],
@@ -49,13 +50,12 @@ def solve_factor(target: Mapping[str, float], world: Callable[[float], Mapping[s
     if not depends:
         zero = [o for o in sorted(target) if base[o] == 0 and moved[o] == 0 and target[o] != 0]
         if zero:
-            raise ReferenceUnsolvable(f"output `{zero[0]}` of the counterfactual is 0 there", zero=zero[0])
-        raise ReferenceUnsolvable("no law changes with it, so no value of it can make the worlds agree")
+            raise ReferenceUnsolvable("zero", zero=zero[0])
+        raise ReferenceUnsolvable("no_effect")
     first = depends[0]
     want = target[first]
     if not math.isfinite(want) or want == 0:
-        raise ReferenceUnsolvable(f"output `{first}` is {_word(want)} there in the original world, "
-                                  "so there is nothing to match")
+        raise ReferenceUnsolvable("nothing_to_match", output=first, value=_word(want))
 
     def gap(u: float) -> float:
         got = world(math.exp(u))[first]
@@ -65,13 +65,12 @@ def solve_factor(target: Mapping[str, float], world: Callable[[float], Mapping[s
 
     u = _root(gap)
     if u is None:
-        raise ReferenceUnsolvable(f"no value of it makes output `{first}` of the counterfactual equal "
-                                  "the original's there")
+        raise ReferenceUnsolvable("no_value", output=first)
     factor = _polish(math.exp(u), want, lambda c: world(c)[first])
     solved = world(factor)
     for o in depends[1:]:
         if not _same(solved[o], target[o], 1e-9):
-            raise ReferenceUnsolvable(f"outputs `{first}` and `{o}` ask for different values of it")
+            raise ReferenceUnsolvable("disagree", output=first, other=o)
     return factor
 
 

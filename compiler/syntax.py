@@ -190,15 +190,7 @@ def _recognised(source: SourceText, exc: UnexpectedInput):
 def _report_bad_character(source: SourceText, exc: UnexpectedCharacters, report: Reporter) -> None:
     line, column = max(getattr(exc, "line", 1) or 1, 1), max(getattr(exc, "column", 1) or 1, 1)
     char = source.text[exc.pos_in_stream] if exc.pos_in_stream < len(source.text) else ""
-    span = Span(line, column, line, column + 1)
-    hint = []
-    if char == "'":
-        hint.append('strings use double quotes: "..."')
-    elif char == '"':
-        hint.append('this string is not closed on its line; use """...""" for text over several lines')
-    elif char in "[]":
-        hint.append("units are written right after a name or number, e.g. `9.81 [m/s^2]`")
-    report.syntax(span, f"unexpected character `{char}`", hints=hint)
+    report.bad_character(Span(line, column, line, column + 1), char)
 
 
 def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Reporter) -> None:
@@ -221,44 +213,28 @@ def _report_syntax_error(source: SourceText, exc: UnexpectedInput, report: Repor
     expected = _expected(exc)
     shifted = _stack_tokens(exc)
     prev = str(shifted[-1]) if shifted else ""
-    hints = [f"found {found}; expected {describe_expected(expected)}"]
     # A keyword read as a name because an expression was still open:
     # `law F = a /` followed by `counterfactual "..." {`.
     if shifted and shifted[-1].type == "NAME" and str(shifted[-1]) in statement_keywords():
         kw = shifted[-1]
         before = _text_before(source, kw)
         if before and before[-1] in "+-*/^=(,<>":
-            report.syntax(Span(kw.line, kw.column, kw.end_line, kw.end_column),
-                          f"expected an expression after `{before[-1]}`",
-                          hints=[f"`{kw}` starts the next statement, so the expression before it "
-                                 "is unfinished"])
+            report.unfinished_expression(Span(kw.line, kw.column, kw.end_line, kw.end_column), before[-1], str(kw))
             return
     if at_end and "RBRACE" in expected:
-        report.syntax(span, "the card is not closed: a `}` is missing at the end",
-                      hints=[f"found the end of the file; expected {describe_expected(expected)}"])
+        report.card_not_closed(span, describe_expected(expected))
         return
     # `rebalance G at r = 5 [m] m1 = 2`: a reference point without its comma
     if (not at_end and token.type == "NAME" and "COMMA" in expected and _next_char(source, token) == "="
             and re.search(r"\brebalance\s+\w+\s+at\b[^{}\n]*$", _text_before(source, token))):
-        report.syntax(span, f"expected `,` before `{token}`",
-                      hints=["separate the inputs of a reference point with commas: "
-                             "`rebalance P at x = 1 [m], y = 2`"])
+        report.reference_comma(span, str(token))
         return
     # A statement that lost its keyword: `F = a * b`
     if (not at_end and token.type == "NAME" and "RBRACE" in expected
             and (expected & set(_keyword_terminals().values()))):
-        following = _next_char(source, token)
-        hint = ([f"did you mean `law {token} = ...` or `let {token} = ...`?"] if following == "="
-                else ["every statement starts with a keyword such as `input`, `output`, `param`, "
-                      "`let` or `law`"])
-        report.syntax(span, f"expected a statement, found the name `{token}`", hints=hint)
+        report.missing_keyword(span, str(token), _next_char(source, token) == "=")
         return
-    message = _catalogue_message(exc)
-    if message:
-        message = message.replace("{prev}", prev or "this")
-    else:
-        message = f"expected {describe_expected(expected)}" + (f" after `{prev}`" if prev else "")
-    report.syntax(span, message, hints=hints)
+    report.unexpected(span, found, describe_expected(expected), prev, _catalogue_message(exc) or "")
 
 
 _OPERATOR_TOKENS = {"STAR", "SLASH", "PLUS", "MINUS", "CIRCUMFLEX", "EQUAL", "LPAR", "COMMA", "COMPARE"}

@@ -279,11 +279,11 @@ class SystemChecks:
             d = node.domain
             if isinstance(d, A.SetDomain):
                 vals = tuple(sorted(v.value for v in d.values))
-                args.append(ArgumentModel(p, unit, "set", vals[0], vals[-1], vals, node.description,
-                                          sym.kind == "input", span))
+                args.append(ArgumentModel(p, unit, "set", vals[0], vals[-1], vals, node.description, span,
+                                          is_input=sym.kind == "input"))
             else:
-                args.append(ArgumentModel(p, unit, d.kind, d.lo.value, d.hi.value, (), node.description,
-                                          sym.kind == "input", span))
+                args.append(ArgumentModel(p, unit, d.kind, d.lo.value, d.hi.value, (), node.description, span,
+                                          is_input=sym.kind == "input"))
         states = tuple(StateModel(s.name, self.unit(s.unit) or DIMENSIONLESS_UNIT, s.description, s.span)
                        for s in self.states.values())
         from .printer import format_expr
@@ -310,17 +310,9 @@ class SystemChecks:
                                           suggestion=suggest(ref.name, params)[0] if suggest(ref.name, params) else None)
                 return None
             node = self.symbols[ref.name].node
-            own = self.unit(node.unit) or DIMENSIONLESS_UNIT
-            value = ref.value.value
-            if ref.unit is not None:
-                unit = self.unit(ref.unit)
-                if unit is None:
-                    return None
-                if unit.dim != own.dim:
-                    self.report.bad_reference(ref.unit.span, m.name, "unit", ref.name, own=own.dim,
-                                              unit=ref.unit.text, dim=unit.dim)
-                    return None
-                value = value * unit.si_factor / own.si_factor
+            value = self.reference_in(self.unit(node.unit) or DIMENSIONLESS_UNIT, m, ref)
+            if value is None:
+                return None
             why = outside_domain(node.domain, value)
             if why:
                 self.report.bad_reference(ref.value.span, m.name, "outside", ref.name, value=value, outside=why)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
-from .model import TBinary, TCall, TConst, TExpr, TRef, TUnary
+from .model import InputModel, TBinary, TCall, TConst, TExpr, TRef, TUnary, nodes
 from .source import Span
 from .units import Dim, Unit
 
@@ -29,18 +29,10 @@ class TLawCall:
 
 
 @dataclass(frozen=True)
-class ArgumentModel:
+class ArgumentModel(InputModel):
     """A law argument: an input's unit and domain, or its `argument` declaration's."""
 
-    name: str
-    unit: Unit
-    kind: str  # range | log | integer | set
-    lo: float  # declared unit
-    hi: float
-    values: tuple[float, ...]
-    description: str
-    is_input: bool
-    span: Span
+    is_input: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,44 +73,37 @@ class SystemWorld:
 
 def system_nodes(*exprs) -> Iterator:
     """Every node of typed system expressions (law calls included)."""
-    stack = list(exprs)
-    while stack:
-        e = stack.pop()
-        yield e
-        if isinstance(e, TUnary):
-            stack.append(e.operand)
-        elif isinstance(e, TBinary):
-            stack.extend((e.left, e.right))
-        elif isinstance(e, (TCall, TLawCall)):
-            stack.extend(e.args)
+    return nodes(*exprs, calls=(TLawCall,))
+
+
+def rebuild(expr, replace):
+    """`expr` with each node that `replace` gives a value for replaced by it,
+    the rest rebuilt around their replaced children."""
+    got = replace(expr)
+    if got is not None:
+        return got
+    if isinstance(expr, TUnary):
+        return TUnary(expr.op, rebuild(expr.operand, replace), expr.dim, expr.span)
+    if isinstance(expr, TBinary):
+        return TBinary(expr.op, rebuild(expr.left, replace), rebuild(expr.right, replace), expr.dim, expr.span)
+    if isinstance(expr, TCall):
+        return TCall(expr.fn, tuple(rebuild(a, replace) for a in expr.args), expr.dim, expr.span)
+    return expr
 
 
 def inline_law(expr, world: SystemWorld):
     """`expr` with every law call replaced by the law's body, its
     arguments substituted (both are in SI, so no factor is needed)."""
-    if isinstance(expr, TLawCall):
-        scope = dict(zip(world.law_params, (inline_law(a, world) for a in expr.args)))
-        return substitute(world.law_body, scope)
-    if isinstance(expr, TUnary):
-        return TUnary(expr.op, inline_law(expr.operand, world), expr.dim, expr.span)
-    if isinstance(expr, TBinary):
-        return TBinary(expr.op, inline_law(expr.left, world), inline_law(expr.right, world), expr.dim, expr.span)
-    if isinstance(expr, TCall):
-        return TCall(expr.fn, tuple(inline_law(a, world) for a in expr.args), expr.dim, expr.span)
-    return expr
+    def call(e):
+        if isinstance(e, TLawCall):
+            return substitute(world.law_body, dict(zip(world.law_params, (inline_law(a, world) for a in e.args))))
+        return None
+    return rebuild(expr, call)
 
 
 def substitute(expr: TExpr, scope: dict) -> TExpr:
     """The law's body with its argument references replaced by expressions."""
-    if isinstance(expr, TRef) and expr.role == "argument":
-        return scope[expr.name]
-    if isinstance(expr, TUnary):
-        return TUnary(expr.op, substitute(expr.operand, scope), expr.dim, expr.span)
-    if isinstance(expr, TBinary):
-        return TBinary(expr.op, substitute(expr.left, scope), substitute(expr.right, scope), expr.dim, expr.span)
-    if isinstance(expr, TCall):
-        return TCall(expr.fn, tuple(substitute(a, scope) for a in expr.args), expr.dim, expr.span)
-    return expr
+    return rebuild(expr, lambda e: scope[e.name] if isinstance(e, TRef) and e.role == "argument" else None)
 
 
 __all__ = ["TLawCall", "ArgumentModel", "StateModel", "SystemInfo", "SystemWorld", "system_nodes",

@@ -18,6 +18,8 @@ import re
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
+from .grammar import terminal_pattern
+
 
 def _keywords() -> list[str]:
     from .compiler.syntax import _keyword_terminals
@@ -52,14 +54,14 @@ class SciLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"""', String.Doc, "triple"),
             (r'"', String.Double, "string"),
-            (r"\[[^\]\n]*\]", Keyword.Type),  # a unit
-            (r"\d{4}-\d{2}-\d{2}", Number.Other),  # a date
+            (terminal_pattern("UNIT"), Keyword.Type),
+            (terminal_pattern("DATE"), Number.Other),
             (_number_pattern() + "%?", Number),
             (r"\b(card)(\s+)([A-Za-z_]\w*)", bygroups(Keyword, Whitespace, Name.Class)),
             (words(_functions(), prefix=r"\b", suffix=r"(?=\s*\()"), Name.Builtin),  # before `log`, `abs`
             (words(_keywords(), prefix=r"\b", suffix=r"\b"), Keyword),
             (r"\bpi\b", Name.Builtin.Pseudo),
-            (r"[A-Za-z_][A-Za-z0-9_]*", Name),
+            (terminal_pattern("NAME"), Name),
             (r"\.\.|<=|>=|[-+*/^=<>]", Operator),
             (r"[{}(),;%]", Punctuation),
             (r".", Text),
@@ -92,10 +94,10 @@ def textmate_grammar() -> dict:
         "comment": {"name": "comment.line.number-sign.sci", "match": "#.*$"},
         "triple-string": {"name": "string.quoted.triple.sci", "begin": '"""', "end": '"""', "patterns": [escape]},
         "string": {"name": "string.quoted.double.sci", "begin": '"', "end": '"|$', "patterns": [escape]},
-        "unit": {"name": "support.type.unit.sci", "match": r"\[[^\]\n]*\]"},
-        "date": {"name": "constant.numeric.date.sci", "match": r"\b\d{4}-\d{2}-\d{2}\b"},
+        "unit": {"name": "support.type.unit.sci", "match": terminal_pattern("UNIT")},
+        "date": {"name": "constant.numeric.date.sci", "match": r"\b" + terminal_pattern("DATE") + r"\b"},
         "number": {"name": "constant.numeric.sci", "match": r"(?<![A-Za-z0-9_.])" + number + "%?"},
-        "card-name": {"match": r"\b(card)\s+([A-Za-z_][A-Za-z0-9_]*)",
+        "card-name": {"match": r"\b(card)\s+(" + terminal_pattern("NAME") + ")",
                       "captures": {"1": {"name": "keyword.other.sci"}, "2": {"name": "entity.name.type.card.sci"}}},
         "function": {"name": "support.function.sci", "match": r"\b(?:" + _alternation(_functions()) + r")(?=\s*\()"},
         "keyword": {"name": "keyword.other.sci", "match": r"\b(?:" + _alternation(_keywords()) + r")\b"},

@@ -29,8 +29,9 @@ from typing import Optional
 
 from .compiler import ast as A
 from .compiler.source import Span
+from .grammar import terminal_pattern
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD = re.compile(terminal_pattern("NAME"))
 
 
 def _contains(span: Span, line: int, col: int) -> bool:

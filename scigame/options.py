@@ -19,10 +19,11 @@ from typing import Optional
 import click
 
 from .compiler.limits import MAX_NOISE_REL
+from .grammar import terminal_pattern
 
-#: A number as the card language writes one: ASCII digits, an optional
-#: sign, point and exponent. No `1_0`, no full-width digits, no nan/inf.
-_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z", re.ASCII)
+#: A number as the card language writes one (the grammar's NUMBER), with an
+#: optional sign. No `1_0`, no full-width digits, no nan/inf.
+_NUMBER = re.compile(rf"[+-]?(?:{terminal_pattern('NUMBER')})\Z", re.ASCII)
 
 
 def parse_number(text: str) -> float:
