@@ -34,7 +34,7 @@ from .llm.prompts import PLAYER_SYSTEM, correction_message
 from .players.base import MAX_CORRECTIONS, EpisodeState, Player, Unusable
 from .predictor import PredictorInvalid, validate_predictor
 from .records import Action, Usage
-from .runner import EvalConfig, run_eval
+from .runner import EvalConfig, ResolvedRun, run_eval
 from .store import Store
 
 INSTRUCTIONS = (
@@ -76,8 +76,8 @@ class Bridge:
     """Between the tools' calls and the run: one tool call at a time hands
     an action to the waiting episode and waits for what comes of it."""
 
-    def __init__(self, config: EvalConfig, player_name: Optional[str]):
-        self.config, self.player_name = config, player_name
+    def __init__(self, config: EvalConfig, player_name: Optional[str], resolved: Optional[ResolvedRun] = None):
+        self.config, self.player_name, self.resolved = config, player_name, resolved
         self.run: Optional[asyncio.Task] = None
         self.waiting: Optional[_Waiting] = None
         self.event: Optional[asyncio.Future] = None  # what the current tool call waits for
@@ -103,7 +103,7 @@ class Bridge:
         def factory() -> Player:
             return McpPlayer(self, name)
         try:
-            report = await run_eval(self.config, self._progress, player=(name, factory))
+            report = await run_eval(self.config, self._progress, player=(name, factory), resolved=self.resolved)
             self.finished = (f"every episode of the plan is finished: {report.played} played now, "
                              f"{report.skipped} earlier; run folder {report.folder}")
         except Exception as exc:  # noqa: BLE001 - the agent hears of it, the server stays up
@@ -199,9 +199,10 @@ def _client_name(ctx: Any) -> str:
         return ""
 
 
-def build_server(config: EvalConfig, player_name: Optional[str] = None):
-    """The MCPServer with the four tools over one Bridge."""
-    bridge = Bridge(replace(config, workers=1, concurrency=1, executor="local"), player_name)
+def build_server(config: EvalConfig, player_name: Optional[str] = None, resolved: Optional[ResolvedRun] = None):
+    """The MCPServer with the four tools over one Bridge (`resolved`: the
+    config's cards and window as the command found them)."""
+    bridge = Bridge(replace(config, workers=1, concurrency=1, executor="local"), player_name, resolved)
     server = MCPServer("scigame", instructions=INSTRUCTIONS)
 
     async def ready(ctx: Context) -> None:

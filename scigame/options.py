@@ -263,14 +263,18 @@ class EvalOptions:
             distractors=parse_distractor_counts(self.distractors, MAX_DISTRACTORS), tools=self.tools,
             tool_calls=self.tool_calls, tool_cpu=self.tool_cpu, tool_wall=self.tool_wall, llm=llm.settings())
 
-    def check_window(self) -> None:
-        """--window parses (FROM..TO), or a usage error."""
-        if self.window:
-            from .collection import parse_window
-            try:
-                parse_window(self.window)
-            except ValueError as exc:
-                raise click.BadParameter(str(exc), param_hint="--window")
+    def resolve(self, config):
+        """The run's card files and Temporal window, found and read once
+        (runner.resolve_run) and handed to the run: a usage error names the
+        paths or --window that do not resolve."""
+        from .discovery import CardPathError
+        from .runner import resolve_run
+        try:
+            return resolve_run(config)
+        except CardPathError as exc:
+            raise click.UsageError(str(exc))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--window")
 
 
 def default_run_folder(player_slug: str, paths: tuple[str, ...]) -> str:

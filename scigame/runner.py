@@ -15,6 +15,7 @@ import json
 import platform
 import time
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -96,11 +97,33 @@ def episode_seed(base: int, key: EpisodeKey) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big")
 
 
+@dataclass(frozen=True)
+class ResolvedRun:
+    """What a run's options resolve to, found and read once and handed down
+    (`resolve_run`): the card files of its paths, and its Temporal window as dates."""
+
+    card_files: tuple[Path, ...]
+    window: Optional[tuple[Optional[date], Optional[date]]] = None
+
+
+def resolve_run(config: EvalConfig) -> ResolvedRun:
+    """The card files and window of `config`: CardPathError for a path with no
+    cards, ValueError for a window that does not read (the command turns
+    them into usage errors before the run starts)."""
+    from .collection import parse_window
+    return ResolvedRun(tuple(find_cards(config.paths)), parse_window(config.window) if config.window else None)
+
+
 def load_cards(paths: list[str], folder: Path) -> tuple[list[CompiledCard], list[tuple[str, str]]]:
-    """Compile every card into the run folder; cards that fail lint are
+    """Compile every card of `paths` into the run folder (see compile_cards)."""
+    return compile_cards(find_cards(paths), folder)
+
+
+def compile_cards(files, folder: Path) -> tuple[list[CompiledCard], list[tuple[str, str]]]:
+    """Compile every card file into the run folder; cards that fail lint are
     skipped with the reason."""
     cards, skipped = [], []
-    for path in find_cards(paths):
+    for path in files:
         try:
             cards.append(load_card(path, cache_dir=folder / "cards"))
         except CardError as exc:
@@ -109,15 +132,16 @@ def load_cards(paths: list[str], folder: Path) -> tuple[list[CompiledCard], list
     return cards, skipped
 
 
-def select_temporal(cards: list[CompiledCard], player_name: str,
-                    config: EvalConfig) -> tuple[list[CompiledCard], list[tuple[str, str]]]:
+def select_temporal(cards: list[CompiledCard], player_name: str, config: EvalConfig,
+                    resolved: Optional[ResolvedRun] = None) -> tuple[list[CompiledCard], list[tuple[str, str]]]:
     """Leave out Temporal cards a model may have seen: for an LLM player,
     both the journal and the first-preprint date must be after the model's
     knowledge cutoff (from the model registry). `--window` keeps only
-    Temporal cards whose dates fall inside it. Historical cards always stay."""
+    Temporal cards whose dates fall inside it (as `resolved` read it, else
+    as `config` gives it). Historical cards always stay."""
     from .collection import after_cutoff, in_window, parse_window
 
-    window = parse_window(config.window) if config.window else None
+    window = resolved.window if resolved is not None else parse_window(config.window) if config.window else None
     cutoff, model = None, None
     if player_name.startswith("openai:"):
         from .llm.registry import load_registry
@@ -183,20 +207,24 @@ def _versions() -> dict:
 
 
 async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], None] | None = None,
-                   player: tuple[str, PlayerFactory] | None = None) -> RunReport:
+                   player: tuple[str, PlayerFactory] | None = None,
+                   resolved: Optional[ResolvedRun] = None) -> RunReport:
     """Play every episode of the matrix that is not finished yet.
 
     `on_progress(event, done, total)` is called with event "plan" once and
     "episode" after each episode. `player` = (name, factory) plays instead
-    of `config.player` (for players defined in Python).
+    of `config.player` (for players defined in Python). `resolved` is what
+    the command already found and read (`resolve_run`); without it the run
+    resolves its config itself.
     """
+    resolved = resolved if resolved is not None else resolve_run(config)
     folder = Path(config.out)
     folder.mkdir(parents=True, exist_ok=True)
     with hold_run_lock(folder):  # a second eval of this folder stops here (runlock.py)
-        return await _run_locked(config, folder, on_progress, player)
+        return await _run_locked(config, folder, on_progress, player, resolved)
 
 
-async def _run_locked(config: EvalConfig, folder: Path, on_progress, player) -> RunReport:
+async def _run_locked(config: EvalConfig, folder: Path, on_progress, player, resolved: ResolvedRun) -> RunReport:
     options = dict(config.llm)
     if config.player.startswith("openai:"):  # one connection kept alive per episode in flight
         options.setdefault("connections", config.concurrency)
@@ -207,16 +235,16 @@ async def _run_locked(config: EvalConfig, folder: Path, on_progress, player) -> 
     player_name, factory = player or make_player(config.player, **options)
     executor = make_executor(config, factory)
     try:
-        return await _run(config, on_progress, folder, player_name, factory, executor)
+        return await _run(config, on_progress, folder, player_name, factory, executor, resolved)
     finally:
         await executor.aclose()
 
 
 async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, factory: PlayerFactory,
-               executor) -> RunReport:
+               executor, resolved: ResolvedRun) -> RunReport:
     report = RunReport(folder=folder)
-    cards, report.skipped_cards = load_cards(config.paths, folder)
-    cards, report.excluded = select_temporal(cards, player_name, config)
+    cards, report.skipped_cards = compile_cards(resolved.card_files, folder)
+    cards, report.excluded = select_temporal(cards, player_name, config, resolved)
     planned = plan(config, cards, player_name)
     report.planned = len(planned)
     report.planned_keys = [p.key.as_tuple() for p in planned]

@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..options import DOLLARS, EvalOptions, FiniteFloat, llm_options, packed
-from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, card_files, console_width, default_eval_paths, progress,
+from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, console_width, default_eval_paths, progress,
                      say, stop_on_auth_error)
 
 
@@ -90,13 +90,12 @@ def eval_cmd(run: EvalOptions, llm):
     from ..summary import summarize_run
 
     config = run.config(run.paths or default_eval_paths(), llm)
-    card_files(config.paths)
+    resolved = run.resolve(config)
     check_output_folder(config.out, "--out")
-    run.check_window()
     bar, on_progress = progress("episodes", run.quiet)
     try:
         with bar:
-            report = asyncio.run(run_eval(config, on_progress))
+            report = asyncio.run(run_eval(config, on_progress, resolved=resolved))
     except PlayerSpecError as exc:
         raise click.BadParameter(str(exc), param_hint="--player")
     except ExecutorError as exc:

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import EXIT_USAGE, card_files, default_eval_paths
+from .common import EXIT_USAGE, default_eval_paths
 from .evaluate import eval_cmd
 
 #: The run plan's options, the very ones `scigame eval` takes (one definition).
@@ -41,10 +41,9 @@ def mcp_cmd(player_name, http_port, **plan):
         sys.exit(EXIT_USAGE)
     options = EvalOptions(**{**plan, "out_dir": plan["out_dir"] or "runs/mcp", "player": "mcp"})
     config = options.config(options.paths or default_eval_paths(), LLMOptions())
-    card_files(config.paths)
+    resolved = options.resolve(config)
     check_output_folder(config.out, "--out")
-    options.check_window()
-    server = build_server(config, player_name)
+    server = build_server(config, player_name, resolved)
     if http_port is None:
         server.run("stdio")
     else:
