@@ -41,6 +41,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, Reporter
 from .printer import format_expr
 from .source import SourceText
+from .statements import build_card, rule_of
 from .syntax import _grammar_file, parser
 
 INDENT = "  "
@@ -68,7 +69,7 @@ def _grammar_facts() -> tuple[dict[str, int], dict[str, str]]:
 def statement_order(node) -> int:
     """The position of a statement's kind in the canonical order."""
     order, _ = _grammar_facts()
-    return order.get(A.rule_of(node), len(order))
+    return order.get(rule_of(node), len(order))
 
 
 # ---- strings ---------------------------------------------------------------------
@@ -472,7 +473,7 @@ _GROUPS = (("collection", "field", "source", "doi", "published", "preprint"), ("
 
 
 def _group(node) -> str:
-    name = A.rule_of(node)
+    name = rule_of(node)
     return next((g[0] for g in _GROUPS if name in g), name)
 
 
@@ -536,7 +537,7 @@ def format_text(text: str, path: str = "<string>") -> FormatResult:
     if tree is None:
         return FormatResult(None, parse_source(text, path)[1], source)
     report = Reporter(source)
-    card = A.build_card(tree, report)
+    card = build_card(tree, report)
     if report.has_errors:
         return FormatResult(None, report.sorted(), source, kept)
     title = tree.children[0].children[1]

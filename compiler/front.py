@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from .ast import Card, build_card
+from .ast import Card
+from .statements import build_card
 from .checker import check_card
 from .limits import MAX_DEPTH, MAX_OPERATIONS, MAX_TOKENS, count_tokens, expression_size, recursion_allowance
 from .diagnostics import Diagnostic, Reporter, Severity

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 
+from .ast import BINARY_OPERATORS, OPERATORS
 from .functions import FUNCTIONS
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary, law_uses
 from .source import Span
 
-_BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "**"}
+_BINARY = {name: OPERATORS[name].python for name in BINARY_OPERATORS}
 #: Powers LLVM rewrites in numba's loop even without fast-math (pow(x, 2) is
 #: x*x, pow(x, -1) is 1/x, pow(x, 0.5) a square root), written so in the
 #: source, so that the kernel run as Python (scigame.simrt) gives the same bits.

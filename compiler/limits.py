@@ -24,6 +24,8 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator, Optional
 
+from .ast import OPERATORS
+
 if TYPE_CHECKING:
     from lark import Tree
 
@@ -79,7 +81,7 @@ def count_tokens(text: str, stop: int = MAX_TOKENS + 1) -> int:
     return n
 
 
-_EXPRESSION_RULES = frozenset({"add", "sub", "mul", "div", "neg", "pow", "call"})
+_EXPRESSION_RULES = frozenset(OPERATORS) | {"call"}
 _FLAT = {"add": "add", "mul": "mul"}
 
 

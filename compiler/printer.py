@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from . import ast as A
 
-_PRECEDENCE = {"add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
-_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pow": "^"}
+_PRECEDENCE = {name: op.precedence for name, op in A.OPERATORS.items()}
+_SYMBOL = {name: A.OPERATORS[name].text for name in A.BINARY_OPERATORS}
 
 
 def format_expr(e: A.Expr) -> str:

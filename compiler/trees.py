@@ -21,6 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Optional
 
+from .ast import BINARY_OPERATORS, OPERATORS
 from .model import CheckedCard, Environment, TBinary, TCall, TConst, TExpr, TRef, TUnary
 from .predictor_ops import fold_exact as _fold_exact
 
@@ -256,8 +257,10 @@ def simplify_tree(tree: Tree) -> Tree:
 
 def tree_text(tree: Tree) -> str:
     """A readable infix rendering of a tree (for people; not parsed back)."""
-    prec = {"add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
-    sym = {"add": " + ", "sub": " - ", "mul": "*", "div": "/", "pow": "^"}
+    prec = {name: op.precedence for name, op in OPERATORS.items()}
+    # the loosest operators spaced, as a card is usually written
+    sym = {name: f" {OPERATORS[name].text} " if prec[name] == 1 else OPERATORS[name].text
+           for name in BINARY_OPERATORS}
     out: list[str] = []
 
     def go(t: Tree, outer: int) -> str:

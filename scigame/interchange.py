@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from .compiler import ast as A
 from .compiler.source import Span
+from .compiler.statements import STATEMENT_RULES
 from .grammar import terminal_pattern
 
 SCHEMA_VERSION = 1
@@ -357,7 +358,7 @@ _DESIGN = _optional(_Codec(Annotated[Union[_DESIGNS[0].model, _DESIGNS[1].model]
 #: (a `Meta` has one place per key; the designs share one).
 STATEMENTS: dict[type, tuple[_Place, ...]] = {
     A.Meta: tuple(_Place(key, _optional(_META_TERMINALS.get(key, _TEXT)), False)
-                  for key in A.STATEMENT_RULES[A.Meta] if key != "conditions") + (
+                  for key in STATEMENT_RULES[A.Meta] if key != "conditions") + (
                       _Place("conditions", _TEXT),),
     A.UnitDefinition: (_Place("units", _object(_form(A.UnitDefinition, "UnitDefinitionDoc"))),),
     A.Input: (_Place("inputs", _object(_INPUT)),),

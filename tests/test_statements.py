@@ -1,5 +1,5 @@
 """One registry per statement: every statement rule of the grammar has a
-builder (compiler/ast.py's BUILDERS), and its AST class a handler in each
+builder (compiler/statements.py's BUILDERS), and its AST class a handler in each
 consumer: the formatter's cells or blocks, the JSON document's places, the
 counterfactual's steps (mutations) and the language server's declarations.
 A statement rule added to grammar/sci.lark without them fails here, naming
@@ -18,6 +18,7 @@ from scigame import interchange, lsp
 from scigame.compiler import ast as A
 from scigame.compiler import counterfactual, format as fmt
 from scigame.compiler import parse_source
+from scigame.compiler import statements as S
 from scigame.compiler.format import card_shape, format_text
 from scigame.compiler.syntax import _grammar_file, parser
 
@@ -37,15 +38,15 @@ def statement_rules(lark: Lark) -> dict[str, list[str]]:
 
 def missing_handlers(scopes: dict[str, list[str]]) -> list[str]:
     """`rule: consumer` for each statement rule some consumer has no handler for."""
-    rule_class = {rule: cls for cls, rules in A.STATEMENT_RULES.items() for rule in rules}
+    rule_class = {rule: cls for cls, rules in S.STATEMENT_RULES.items() for rule in rules}
     interchange_table = {"_stmt": interchange.STATEMENTS, "_mutation": interchange.MUTATIONS,
                          "_system_stmt": interchange.SYSTEM_ITEMS}
     missing = []
     for scope, rules in scopes.items():
         for rule in rules:
             cls = rule_class.get(rule)
-            if rule not in A.BUILDERS or cls is None:
-                missing.append(f"{rule}: builder (compiler/ast.py, @_builds)")
+            if rule not in S.BUILDERS or cls is None:
+                missing.append(f"{rule}: builder (compiler/statements.py, @_builds)")
                 continue
             if cls not in fmt.CELLS and cls not in fmt.BLOCKS:
                 missing.append(f"{rule}: formatter (compiler/format.py, CELLS or BLOCKS)")
@@ -70,7 +71,7 @@ def test_a_statement_added_to_the_grammar_alone_is_caught():
     text += '\nfrobnicate: "frobnicate" NAME\n'
     scopes = statement_rules(Lark(text, parser="lalr"))
     assert "frobnicate" in scopes["_stmt"]
-    assert missing_handlers(scopes) == ["frobnicate: builder (compiler/ast.py, @_builds)"]
+    assert missing_handlers(scopes) == ["frobnicate: builder (compiler/statements.py, @_builds)"]
 
 
 def test_a_built_statement_without_consumers_is_caught(monkeypatch):
@@ -78,8 +79,8 @@ def test_a_built_statement_without_consumers_is_caught(monkeypatch):
     class Frobnicate(A.Named):
         pass
 
-    monkeypatch.setitem(A.BUILDERS, "frobnicate", lambda b, ch, span, kind: Frobnicate(*b.named(span, ch)))
-    monkeypatch.setitem(A.STATEMENT_RULES, Frobnicate, ("frobnicate",))
+    monkeypatch.setitem(S.BUILDERS, "frobnicate", lambda b, ch, span, kind: Frobnicate(*b.named(span, ch)))
+    monkeypatch.setitem(S.STATEMENT_RULES, Frobnicate, ("frobnicate",))
     assert missing_handlers({"_mutation": ["frobnicate"]}) == [
         "frobnicate: formatter (compiler/format.py, CELLS or BLOCKS)",
         "frobnicate: JSON (scigame/interchange.py, _mutation)",
@@ -103,9 +104,9 @@ def _cards():
 def test_the_fixture_cards_hold_every_statement_class():
     """So that the round trips below meet every class (a new class needs a line there)."""
     held = set().union(*(_classes(c.statements) for c in _cards()))
-    assert set(A.STATEMENT_RULES) - held == set()
+    assert set(S.STATEMENT_RULES) - held == set()
     metas = {s.key for c in _cards() for s in c.statements if isinstance(s, A.Meta)}
-    assert metas == set(A.STATEMENT_RULES[A.Meta])
+    assert metas == set(S.STATEMENT_RULES[A.Meta])
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.sci")), ids=lambda p: p.stem)
@@ -123,3 +124,28 @@ def test_every_statement_formats_and_round_trips_through_json(path):
     # numbers come back as JSON spells them (`1%` as 0.01); every statement comes back
     assert sorted(map(str, _classes(again.statements))) == sorted(map(str, _classes(card.statements)))
     assert len(again.statements) == len(card.statements)
+
+
+def test_operators_agree_with_the_grammar():
+    """compiler/ast.py's OPERATORS: one row per operator alias of the grammar,
+    and its precedence the depth of the alias's rule in the expression chain
+    (`expr` -> `sum` -> `product` -> `unary` -> `power`)."""
+    from scigame.compiler.printer import format_expr
+
+    lark = parser()
+    chain, rule = [], "expr"
+    while True:  # follow the chain of one-symbol expansions down to the atoms
+        step = next((r.expansion[0].name for r in lark.rules if r.origin.name == rule and len(r.expansion) == 1
+                     and not r.expansion[0].is_term and r.alias is None), None)
+        if step is None or step == "atom":
+            break
+        chain.append(step)
+        rule = step
+    aliased = {r.alias: chain.index(r.origin.name) + 1 for r in lark.rules if r.origin.name in chain and r.alias}
+    assert set(aliased) == set(A.OPERATORS)
+    assert {name: op.precedence for name, op in A.OPERATORS.items()} == aliased
+    # and the printer writes each as the grammar reads it
+    for name in A.BINARY_OPERATORS:
+        law = parse_source(f'card c "t" {{ law y = a {A.OPERATORS[name].text} b }}')[0].statements[0]
+        assert (law.expr.op, format_expr(law.expr)) == (name, f"a{A.OPERATORS[name].text}b" if name == "pow"
+                                                         else f"a {A.OPERATORS[name].text} b")
