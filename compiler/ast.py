@@ -286,7 +286,7 @@ class ReferenceValue(Named):
 @dataclass(frozen=True)
 class RebalanceMutation(Named):
     """`rebalance NAME` or `rebalance NAME at INPUT = VALUE [UNIT], ...`;
-    `reference` is empty for the plain form."""
+    the reference point (`at` in JSON) is empty for the plain form."""
 
     reference: tuple[ReferenceValue, ...] = ()
 

@@ -348,3 +348,25 @@ def test_sigkill_mid_run_then_resume_plays_every_episode_once(tmp_path):
     keys = [(r["card"], r["environment"], r["setting"], r["protocol"], r["budget"], r["repetition"]) for r in rows]
     assert len(keys) == len(set(keys)) == planned
     assert all(r["status"] == "finished" for r in rows)
+
+
+def test_a_run_resolved_once_finds_and_reads_nothing_again(tmp_path, monkeypatch):
+    """What `scigame eval` resolved (runner.resolve_run: the card files, the
+    window) is handed down: the run neither looks for cards nor reads the
+    window again, and plays the cards it was given."""
+    import scigame.collection
+    import scigame.runner as runner
+
+    cfg = small_config(tmp_path / "run", window="2025-01-01..")
+    resolved = runner.resolve_run(cfg)
+    assert resolved.card_files == (REPO / "cards/historical/gravitation.sci",)
+    assert resolved.window == (__import__("datetime").date(2025, 1, 1), None)
+
+    def again(*args, **kwargs):
+        raise AssertionError("resolved twice")
+    monkeypatch.setattr(runner, "find_cards", again)
+    monkeypatch.setattr(scigame.collection, "parse_window", again)
+    report = asyncio.run(run_eval(cfg, player=("oracle", Oracle), resolved=resolved))
+    assert report.planned == 12 and report.played == 12
+    with pytest.raises(AssertionError, match="resolved twice"):  # without it, the run resolves for itself
+        asyncio.run(run_eval(small_config(tmp_path / "other"), player=("oracle", Oracle)))
