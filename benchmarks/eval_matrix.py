@@ -85,6 +85,23 @@ def _differences(a: list, b: list) -> tuple[int, int]:
     return len(differ) + abs(len(a) - len(b)), timed_out
 
 
+def print_slowest(played: list, k: int) -> None:
+    """The k slowest episodes (their key and wall time) and the k cards whose episodes took longest
+    in all: where a few huge episodes hide in a matrix of quick ones."""
+    total = sum(e.outcome.wall_time for e in played)
+    print(f"{k} slowest episodes (of {len(played)}, {total:.1f} s of episode time in all):")
+    for e in sorted(played, key=lambda e: -e.outcome.wall_time)[:k]:
+        key = e.key
+        print(f"  {e.outcome.wall_time:7.2f} s  {key.card} {key.environment} {key.setting} {key.protocol} "
+              f"B={key.budget} rep {key.repetition}")
+    per_card: dict[str, list[float]] = defaultdict(list)
+    for e in played:
+        per_card[e.key.card].append(e.outcome.wall_time)
+    print(f"{k} cards with the most episode time:")
+    for card, ts in sorted(per_card.items(), key=lambda kv: -sum(kv[1]))[:k]:
+        print(f"  {sum(ts):7.1f} s  {sum(ts) / total:4.0%}  {card} ({len(ts)} episodes, max {max(ts):.2f} s)")
+
+
 def memo_ab(args) -> int:
     import json
     import os
@@ -119,6 +136,8 @@ def main() -> int:
     ap.add_argument("--rows", default=None, help="write the episodes' timeless rows here (JSON)")
     ap.add_argument("--memo-ab", action="store_true", help="time the matrix with the search memo off and on")
     ap.add_argument("--rounds", type=int, default=2, help="with --memo-ab: legs of each kind")
+    ap.add_argument("--slowest", type=int, default=0, metavar="K",
+                    help="also list the K slowest episodes and the wall time per card")
     args = ap.parse_args()
     if args.memo_ab:
         return memo_ab(args)
@@ -155,7 +174,8 @@ def main() -> int:
         report = asyncio.run(run_eval(cfg))
         wall = time.perf_counter() - t0
         with store_mod.Store(tmp) as store:
-            times = sorted(e.outcome.wall_time for e in store.episodes() if e.outcome is not None)
+            played = [e for e in store.episodes() if e.outcome is not None]
+            times = sorted(e.outcome.wall_time for e in played)
             if args.rows:
                 digest = write_rows(store, Path(args.rows))
                 print(f"rows: {args.rows}, sha256 {digest}")
@@ -166,7 +186,9 @@ def main() -> int:
         import statistics
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         print(f"episode wall time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
-              f"max {times[-1]:.2f} s")
+              f"max {times[-1]:.2f} s, sum {sum(times):.1f} s")
+    if args.slowest and times:
+        print_slowest(played, args.slowest)
     if args.workers > 1:
         return 0
     other = wall - sum(spent.values())
