@@ -117,7 +117,7 @@ def _terminal_word(name: str) -> str:
 
 def _keyword_terminals() -> dict[str, str]:
     """Keyword text -> terminal name: every word the grammar spells out."""
-    return {t.pattern.value: t.name for t in parser().terminals
+    return {t.pattern.value: t.name for t in _first_try_parser().terminals  # the grammar's, whichever lexer
             if t.pattern.type == "str" and t.pattern.value.isidentifier()}
 
 
@@ -133,9 +133,9 @@ def statement_keywords() -> frozenset[str]:
     counterfactual block: the first word of each alternative of the
     grammar's `_stmt` and `_mutation`."""
     rules: dict[str, list] = {}
-    for rule in parser().rules:
+    for rule in _first_try_parser().rules:  # the grammar's rules, whichever lexer
         rules.setdefault(rule.origin.name, []).append(rule)
-    words = {t.name: t.pattern.value for t in parser().terminals if t.pattern.type == "str"}
+    words = {t.name: t.pattern.value for t in _first_try_parser().terminals if t.pattern.type == "str"}
 
     def first(name: str) -> set[str]:
         out: set[str] = set()

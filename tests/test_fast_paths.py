@@ -224,3 +224,26 @@ def test_the_basic_lexer_parses_as_the_contextual_one_or_not_at_all():
         syntax._first_try_parser().parse(kw.read_text())
     from scigame.compiler import check_file
     assert [d.code for d in check_file(kw).diagnostics if d.is_error] == ["E202"]  # read by the contextual lexer
+
+
+def test_keywords_read_from_either_parser_are_the_same():
+    from scigame.compiler import syntax
+
+    def words(lark):
+        return ({(t.name, t.pattern.type, t.pattern.value) for t in lark.terminals},
+                sorted(str(r) for r in lark.rules))
+    assert words(syntax.parser()) == words(syntax._first_try_parser())
+    assert {"card", "input", "output", "scale"} <= syntax.keywords()
+
+
+def test_a_clean_card_never_builds_the_contextual_parser(monkeypatch):
+    from scigame.compiler import check_file, syntax
+    syntax.parser.cache_clear()
+    built = []
+    monkeypatch.setattr(syntax, "_build_parser", lambda lexer, real=syntax._build_parser: built.append(lexer)
+                        or real(lexer))
+    syntax._first_try_parser.cache_clear()
+    syntax.keywords.cache_clear()
+    syntax.statement_keywords.cache_clear()
+    assert check_file(CARD).ok
+    assert built == ["basic"]
