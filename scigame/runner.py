@@ -228,7 +228,7 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
     with open(folder / "invocations.jsonl", "a", encoding="utf-8") as log:  # and every one, in order
         log.write(json.dumps(invocation) + "\n")
     with Store(folder) as store:
-        todo = longest_first(_still_to_play(store, planned, config, report))
+        todo = _still_to_play(store, planned, config, report)
         if on_progress:
             on_progress("plan", report.skipped, len(planned))
         semaphore = asyncio.Semaphore(executor.slots)
@@ -266,22 +266,6 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
             report.warnings = list(getattr(factory, "warnings", lambda: [])())
             report.spent_usd = store.total_cost()
     return report
-
-
-def longest_first(todo: list[PlannedEpisode]) -> list[PlannedEpisode]:
-    """The episodes in the order they are started: those that may take the
-    most steps first (Adaptive by its step cap, then Fixed by its budget,
-    then Prior; Discovery before Identification, whose candidates are
-    given), the plan's order within each. With N slots, a long episode
-    started last would leave the other slots idle while it finishes: in the
-    default matrix, a few Adaptive Discovery episodes of the temporal cards
-    are most of the time. Every episode depends only on its card, key, seed
-    and step cap, so the order changes no result."""
-    weight = {"adaptive": 2, "fixed": 1}
-
-    def cost(p: PlannedEpisode):
-        return (weight.get(p.key.protocol, 0), p.max_steps or p.key.budget, p.key.setting == "discovery")
-    return sorted(todo, key=cost, reverse=True)  # sorted() is stable: the plan's order within a class
 
 
 def _still_to_play(store: Store, planned: list[PlannedEpisode], config: EvalConfig,
