@@ -5,7 +5,8 @@
   simulation  oracle checks, simulator kernels and quantisation
   scoring     validation, evaluation on the hidden set, the strict sympy
               check and failure classification
-  storage     writing each episode to SQLite (the runner's process)
+  storage     writing each episode to SQLite (the runner's process:
+              Store.put and Store.finish_attempt)
   episode     a worker's whole episode (executors._worker_play)
 
 With SCIGAME_BENCH_TIMERS set to a folder, importing this module installs
@@ -73,6 +74,7 @@ def install() -> None:
     card_mod.CompiledCard.simulate = _timed("simulation", card_mod.CompiledCard.simulate)
     protocols.judge = _timed("scoring", protocols.judge)
     store_mod.Store.put = _timed("storage", store_mod.Store.put)
+    store_mod.Store.finish_attempt = _timed("storage", store_mod.Store.finish_attempt)  # the runner's write
     BaselinePlayer.decide = _timed("fitting", BaselinePlayer.decide)
     executors._worker_play = _worker_episode(executors._worker_play)
 

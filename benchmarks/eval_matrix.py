@@ -11,7 +11,7 @@ over the bundled cards (or PATHs) into a temporary run folder, with timers
   simulation  oracle checks, simulator kernels and quantisation
   scoring     validation, evaluation on the hidden set, the strict sympy
               check and failure classification
-  storage     writing each episode to SQLite
+  storage     writing each episode to SQLite (Store.put, Store.finish_attempt)
 and prints episodes per second and each share, measured in one run. With
 --workers N (N > 1) the episodes run in N worker processes, as `scigame
 eval --workers N` plays them, and the timers run in the workers too: the
