@@ -7,6 +7,8 @@ machine hits all of them alike); the table gives the median and the best
 over the rounds, and the median relative to `python -c pass`:
 
   python -c pass       the interpreter alone
+  import lark          `python -c "import lark"`: the parser library alone
+                       (lint's bar is 3x this)
   scigame --version    the command line's own imports
   lint CARD            parse and check one card
   simulate (warm)      one observation of a card already compiled into the
@@ -78,6 +80,7 @@ def main() -> int:
             env=env, capture_output=True, text=True, check=True).stdout.split()
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            "import lark": [sys.executable, "-c", "import lark"],
             "scigame --version": scigame + ["--version"],
             "lint CARD": scigame + ["lint", args.card],
             "simulate (warm)": scigame + ["simulate", args.card, *inputs, "--env", "original"],
@@ -98,6 +101,8 @@ def main() -> int:
     for name, ts in times.items():
         med = statistics.median(ts)
         print(f"{name:<22}{med:>10.3f}{min(ts):>9.3f}{med / base:>8.1f}")
+    lark = statistics.median(times["import lark"])
+    print(f"lint CARD = {statistics.median(times['lint CARD']) / lark:.2f}x `python -c \"import lark\"` (medians)")
     cold, warm = ratio["cold"][0], ratio["warm"][0]
     print(f"compile {args.compile} --warm: cold {cold:.2f} s, unchanged (warm, best of 3) {warm:.2f} s: "
           f"warm = {warm / cold:.1%} of cold (benchmarks/compile_cache.py explains the parts)")

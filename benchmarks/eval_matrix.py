@@ -1,23 +1,26 @@
 """Episodes per second of the default matrix with the baseline, and where
 the time goes.
 
-    python benchmarks/eval_matrix.py [--reps R] [--workers N] [--rows FILE] [PATH ...]
+    python benchmarks/eval_matrix.py [--reps R] [--workers N] [--rows FILE] [--slowest K] [PATH ...]
     python benchmarks/eval_matrix.py --memo-ab [--rounds 2] [--reps R] [--workers N] [PATH ...]
 
 Runs the default matrix (both settings, both worlds, all protocols, B = 4)
 over the bundled cards (or PATHs) into a temporary run folder, with timers
-around the four kinds of work:
-  fitting     the baseline player's act() (all of its least squares)
+(benchmarks/episode_timers.py) around the kinds of work:
+  fitting     the baseline player's decide() (its whole search)
   simulation  oracle checks, simulator kernels and quantisation
   scoring     validation, evaluation on the hidden set, the strict sympy
               check and failure classification
-  storage     writing each episode to SQLite
-and prints episodes per second and each share of the wall time, measured
-in one run. With --workers N (N > 1) the episodes run in N worker processes,
-as `scigame eval --workers N` plays them; the timers then see only this
-process, so only the wall time is printed. --rows FILE writes every stored
-episode with its timings and the run's own times left out (what must stay
-identical when the code gets faster) and prints the rows' sha256.
+  storage     writing each episode to SQLite (Store.put, Store.finish_attempt)
+and prints episodes per second and each share, measured in one run. With
+--workers N (N > 1) the episodes run in N worker processes, as `scigame
+eval --workers N` plays them, and the timers run in the workers too: the
+split is then of the episodes' time in the workers, beside the workers'
+time outside any episode (start-up, idle while the last episodes finish).
+--rows FILE writes every stored episode with its timings and the run's own
+times left out (what must stay identical when the code gets faster) and
+prints the rows' sha256. --slowest K lists the K slowest episodes and the K
+cards with the most episode time.
 
 --memo-ab plays the same matrix in fresh processes with the baseline's
 search memo off (SCIGAME_SEARCH_MEMO=0) and on, alternating, `--rounds`
@@ -85,6 +88,49 @@ def _differences(a: list, b: list) -> tuple[int, int]:
     return len(differ) + abs(len(a) - len(b)), timed_out
 
 
+def print_split(spent: dict, wall: float, workers: int) -> None:
+    """Where the time went, in every process: the four kinds of work, the rest of the episodes'
+    time, and the processes' time outside any episode (start-up, waiting for the last episodes)."""
+    if workers > 1:
+        episodes = spent.get("episode", 0.0)
+        if not episodes:
+            print("the workers' timers reported nothing (was episode_timers preloaded?)")
+            return
+        capacity = wall * workers
+        print(f"{workers} workers x wall = {capacity:.1f} s: {episodes:.1f} s ({episodes / capacity:.0%}) in "
+              f"{spent.get('episodes', 0):.0f} episodes, {capacity - episodes:.1f} s outside them "
+              "(start-up, the runner, idle while the last episodes finish)")
+    else:
+        episodes, capacity = wall, wall
+    print(f"{'where':<12}{'s':>9}{'share':>8}   (of the episodes' time)")
+    for kind in ("fitting", "simulation", "scoring"):
+        print(f"{kind:<12}{spent[kind]:>9.2f}{spent[kind] / episodes:>8.0%}")
+    other = episodes - sum(spent[k] for k in ("fitting", "simulation", "scoring"))
+    if workers == 1:
+        other -= spent["storage"]
+        print(f"{'storage':<12}{spent['storage']:>9.2f}{spent['storage'] / episodes:>8.0%}")
+    print(f"{'other':<12}{other:>9.2f}{other / episodes:>8.0%}   (runner, records, protocol checks)")
+    if workers > 1:
+        print(f"storage (the runner's process, beside the workers): {spent['storage']:.2f} s")
+
+
+def print_slowest(played: list, k: int) -> None:
+    """The k slowest episodes (their key and wall time) and the k cards whose episodes took longest
+    in all: where a few huge episodes hide in a matrix of quick ones."""
+    total = sum(e.outcome.wall_time for e in played)
+    print(f"{k} slowest episodes (of {len(played)}, {total:.1f} s of episode time in all):")
+    for e in sorted(played, key=lambda e: -e.outcome.wall_time)[:k]:
+        key = e.key
+        print(f"  {e.outcome.wall_time:7.2f} s  {key.card} {key.environment} {key.setting} {key.protocol} "
+              f"B={key.budget} rep {key.repetition}")
+    per_card: dict[str, list[float]] = defaultdict(list)
+    for e in played:
+        per_card[e.key.card].append(e.outcome.wall_time)
+    print(f"{k} cards with the most episode time:")
+    for card, ts in sorted(per_card.items(), key=lambda kv: -sum(kv[1]))[:k]:
+        print(f"  {sum(ts):7.1f} s  {sum(ts) / total:4.0%}  {card} ({len(ts)} episodes, max {max(ts):.2f} s)")
+
+
 def memo_ab(args) -> int:
     import json
     import os
@@ -119,33 +165,25 @@ def main() -> int:
     ap.add_argument("--rows", default=None, help="write the episodes' timeless rows here (JSON)")
     ap.add_argument("--memo-ab", action="store_true", help="time the matrix with the search memo off and on")
     ap.add_argument("--rounds", type=int, default=2, help="with --memo-ab: legs of each kind")
+    ap.add_argument("--slowest", type=int, default=0, metavar="K",
+                    help="also list the K slowest episodes and the wall time per card")
     args = ap.parse_args()
     if args.memo_ab:
         return memo_ab(args)
 
-    import scigame.card as card_mod
-    import scigame.protocols as protocols
+    import os
+
+    import episode_timers
+    import scigame.executors as executors
     import scigame.store as store_mod
-    from scigame.players.baseline import BaselinePlayer
     from scigame.runner import EvalConfig, load_cards, run_eval
 
-    spent: dict[str, float] = defaultdict(float)
-
-    def timed(kind, fn):
-        def wrapper(*a, **kw):
-            t0 = time.perf_counter()
-            try:
-                return fn(*a, **kw)
-            finally:
-                spent[kind] += time.perf_counter() - t0
-        return wrapper
-
-    # instrument (this is a measurement script: the timers wrap the real calls)
-    card_mod.CompiledCard.simulate = timed("simulation", card_mod.CompiledCard.simulate)
-    protocols.judge = timed("scoring", protocols.judge)
-    store_mod.Store.put = timed("storage", store_mod.Store.put)
-    decide = BaselinePlayer.decide
-    BaselinePlayer.decide = timed("fitting", decide)
+    timers = tempfile.TemporaryDirectory()
+    os.environ[episode_timers.ENV] = timers.name  # read by the workers' fork server, which preloads the timers
+    episode_timers.install()
+    executors._PRELOAD.append("episode_timers")  # the fork server finds it through PYTHONPATH
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent),
+                                                             os.environ.get("PYTHONPATH")]))
 
     with tempfile.TemporaryDirectory() as tmp:
         # compile first so that compilation is not counted as episode time
@@ -155,10 +193,14 @@ def main() -> int:
         report = asyncio.run(run_eval(cfg))
         wall = time.perf_counter() - t0
         with store_mod.Store(tmp) as store:
-            times = sorted(e.outcome.wall_time for e in store.episodes() if e.outcome is not None)
+            played = [e for e in store.episodes() if e.outcome is not None]
+            times = sorted(e.outcome.wall_time for e in played)
             if args.rows:
                 digest = write_rows(store, Path(args.rows))
                 print(f"rows: {args.rows}, sha256 {digest}")
+    episode_timers.dump()
+    spent = episode_timers.collect(Path(timers.name))
+    timers.cleanup()
     n = report.played
     print(f"episodes: {n} ({report.planned} planned), wall {wall:.1f} s, "
           f"{n / wall:.2f} episodes/s on this machine")
@@ -166,14 +208,10 @@ def main() -> int:
         import statistics
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         print(f"episode wall time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
-              f"max {times[-1]:.2f} s")
-    if args.workers > 1:
-        return 0
-    other = wall - sum(spent.values())
-    print(f"{'where':<12}{'s':>9}{'share':>8}")
-    for kind in ("fitting", "simulation", "scoring", "storage"):
-        print(f"{kind:<12}{spent[kind]:>9.2f}{spent[kind] / wall:>8.0%}")
-    print(f"{'other':<12}{other:>9.2f}{other / wall:>8.0%}   (runner, records, protocol checks)")
+              f"max {times[-1]:.2f} s, sum {sum(times):.1f} s")
+    if args.slowest and times:
+        print_slowest(played, args.slowest)
+    print_split(spent, wall, args.workers)
     return 0
 
 

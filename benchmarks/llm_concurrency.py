@@ -1,6 +1,6 @@
 """LLM campaign throughput against a server with a fixed latency.
 
-    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2] [--workers N]
+    python benchmarks/llm_concurrency.py [--latency 0.2] [--steps 10] [--waves 2] [--workers N] [--busy-core]
 
 The fake server runs in its own process (as a real endpoint would), answers
 every chat completion after `latency` seconds and accepts 512 pending
@@ -14,7 +14,9 @@ latency; efficiency = ideal / measured, printed for each level in one run,
 with the CPU time the scigame process spent per call (all its threads; not
 the processes that decide outcomes, `--workers`) and the 1-minute load
 average at the level's start: on a shared machine the efficiency depends on
-the other load, the CPU per call does not.
+the other load, the CPU per call does not. --busy-core runs a CPU-bound
+process (a pure-Python loop, at normal priority) for the whole
+measurement, as another job on the second core would.
 """
 
 from __future__ import annotations
@@ -58,6 +60,14 @@ def _answer(request: dict, steps: int, latency: float):
     return Reply(content=json.dumps(action), prompt_tokens=900 + 60 * done, completion_tokens=200)
 
 
+def _spin(stop) -> None:
+    """A CPU-bound process: what another job on the machine's other core does."""
+    x = 0
+    while not stop.is_set():
+        for _ in range(100_000):
+            x = (x * 31 + 7) % 1_000_003
+
+
 def _serve(port_queue, stop, steps: int, latency: float) -> None:
     from functools import partial
 
@@ -93,6 +103,7 @@ def main() -> int:
     ap.add_argument("--levels", default="1,8,32")
     ap.add_argument("--workers", type=int, default=None,
                     help="processes that decide outcomes (default: every core, as `scigame eval`; 1: a thread)")
+    ap.add_argument("--busy-core", action="store_true", help="keep a CPU-bound process running beside it")
     args = ap.parse_args()
     os.environ["SCIGAME_BENCH_KEY"] = "k"
 
@@ -101,9 +112,13 @@ def main() -> int:
     server = ctx.Process(target=_serve, args=(port_queue, stop, args.steps, args.latency), daemon=True)
     server.start()
     base_url = port_queue.get(timeout=60)
+    spinner = ctx.Process(target=_spin, args=(stop,), daemon=True) if args.busy_core else None
+    if spinner is not None:
+        spinner.start()
     calls = args.steps + 1
     print(f"latency {args.latency * 1000:.0f} ms, Adaptive episodes of {args.steps} experiments + 1 submission, "
-          f"{args.waves} waves per level; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start")
+          f"{args.waves} waves per level; {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f} at start"
+          + ("; a CPU-bound process beside it (--busy-core)" if spinner is not None else ""))
     print(f"{'concurrency':>11}{'episodes':>10}{'seconds':>9}{'ideal s':>9}{'efficiency':>12}"
           f"{'client CPU ms/call':>20}{'load':>6}")
     try:
@@ -124,6 +139,8 @@ def main() -> int:
         stop.set()
         cpu, requests = port_queue.get(timeout=30)
         server.join(timeout=10)
+        if spinner is not None:
+            spinner.join(timeout=10)
     print(f"the server process: {1000 * cpu / max(1, requests):.2f} ms CPU per call over {requests} calls")
     return 0
 

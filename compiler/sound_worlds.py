@@ -48,6 +48,14 @@ class Ratio:
         return math.isfinite(self.median) and not (1 / RATIO_LIMIT <= self.median <= RATIO_LIMIT)
 
 
+def _median(q) -> float:
+    """np.median of a 1-D array, the same float, without the import of numpy.ma that
+    np.median makes (10 ms of a lint): the middle value, or the mean of the two middle ones."""
+    s = np.sort(q)
+    m = len(s) // 2
+    return float(s[m]) if len(s) % 2 else float((s[m - 1] + s[m]) / 2)
+
+
 def world_ratios(card: CheckedCard, points: Optional[dict] = None) -> list[Ratio]:
     """One `Ratio` per output (NaN ratios where no point is comparable)."""
     ev = evaluation_set(card) if points is None else points
@@ -59,7 +67,7 @@ def world_ratios(card: CheckedCard, points: Optional[dict] = None) -> list[Ratio
         ok = np.isfinite(a) & np.isfinite(b) & (a > 0) & (b > 0)
         below = float(np.mean(b < spec.tol_abs)) if len(b) else 0.0
         q = b[ok] / a[ok] if np.any(ok) else np.array([math.nan])
-        out.append(Ratio(spec.name, float(q.min()), float(np.median(q)), float(q.max()), int(ok.sum()), below))
+        out.append(Ratio(spec.name, float(q.min()), _median(q), float(q.max()), int(ok.sum()), below))
     return out
 
 

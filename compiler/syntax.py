@@ -48,19 +48,37 @@ def parser() -> Lark:
     keeps the analysed tables in a cache file stamped with the hash of the
     grammar, options and Lark version (a stale one is rebuilt), so later
     processes load them instead of analysing the grammar again."""
+    return _build_parser("contextual")
+
+
+@functools.lru_cache(maxsize=1)
+def _first_try_parser() -> Lark:
+    """The same grammar with Lark's basic lexer: one regular expression for
+    every terminal instead of one per parser state that the contextual lexer
+    compiles when the state is first reached (half of a lint's parse). Where
+    the basic lexer's tokens parse, the contextual lexer gives the same
+    tokens (its choice at each position is the first matching terminal of a
+    subset, in the same order, that holds the basic lexer's choice), so the
+    trees are equal; where they do not (a keyword used as a name), the card
+    is parsed again by `parser()`, which also words every syntax error."""
+    return _build_parser("basic")
+
+
+def _build_parser(lexer: str) -> Lark:
     text = _grammar_file("sci.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                cache=_parser_cache_file(text))
+    return Lark(text, parser="lalr", lexer=lexer, propagate_positions=True, maybe_placeholders=True,
+                cache=_parser_cache_file(text, lexer))
 
 
-def _parser_cache_file(grammar: str) -> str | bool:
-    """A file in the user's cache folder (see usercache.py), one per grammar;
-    False (no cache) where that folder cannot be made."""
+def _parser_cache_file(grammar: str, lexer: str) -> str | bool:
+    """A file in the user's cache folder (see usercache.py), one per grammar
+    and lexer; False (no cache) where that folder cannot be made."""
     folder = user_cache_folder()
     if folder is None:
         return False
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:12]  # one file per grammar
-    return str(folder / f"sci-parser-{digest}.lark-cache")
+    suffix = "" if lexer == "contextual" else f"-{lexer}"
+    return str(folder / f"sci-parser-{digest}{suffix}.lark-cache")
 
 
 @functools.lru_cache(maxsize=1)
@@ -73,6 +91,10 @@ def _catalogue() -> dict[str, list[str]]:
 
 def parse_tree(source: SourceText, report: Reporter) -> Tree | None:
     """Parse a card; on a syntax error, report it and return None."""
+    try:
+        return _first_try_parser().parse(source.text)
+    except UnexpectedInput:
+        pass  # the contextual lexer may still read it (a keyword as a name), or word the error
     try:
         return parser().parse(source.text)
     except UnexpectedInput as exc:
@@ -95,7 +117,7 @@ def _terminal_word(name: str) -> str:
 
 def _keyword_terminals() -> dict[str, str]:
     """Keyword text -> terminal name: every word the grammar spells out."""
-    return {t.pattern.value: t.name for t in parser().terminals
+    return {t.pattern.value: t.name for t in _first_try_parser().terminals  # the grammar's, whichever lexer
             if t.pattern.type == "str" and t.pattern.value.isidentifier()}
 
 
@@ -111,9 +133,9 @@ def statement_keywords() -> frozenset[str]:
     counterfactual block: the first word of each alternative of the
     grammar's `_stmt` and `_mutation`."""
     rules: dict[str, list] = {}
-    for rule in parser().rules:
+    for rule in _first_try_parser().rules:  # the grammar's rules, whichever lexer
         rules.setdefault(rule.origin.name, []).append(rule)
-    words = {t.name: t.pattern.value for t in parser().terminals if t.pattern.type == "str"}
+    words = {t.name: t.pattern.value for t in _first_try_parser().terminals if t.pattern.type == "str"}
 
     def first(name: str) -> set[str]:
         out: set[str] = set()

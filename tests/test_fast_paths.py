@@ -10,6 +10,8 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 CARD = REPO / "cards/historical/stefan_boltzmann.sci"
 
@@ -118,3 +120,130 @@ def test_a_file_that_cannot_be_read_is_one_finding(tmp_path):
         ("E100", "the file is not UTF-8 text (invalid continuation byte at byte 11)")]
     assert [(d.code, d.message) for d in gone.diagnostics] == [("E100", "cannot read the card: a broken link")]
     assert latin.card is None and not gone.ok
+
+
+def _imported(stderr: str) -> set[str]:
+    """The modules a `python -X importtime` run loaded, from its report."""
+    return {line.split("|")[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def _cli(args: list[str], cache: Path, importtime: bool = False) -> subprocess.CompletedProcess:
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    flags = ["-X", "importtime"] if importtime else []
+    return subprocess.run([sys.executable, *flags, "-m", "scigame", *args], env=env, capture_output=True,
+                          text=True)
+
+
+def _through_click(args: list[str], cache: Path) -> tuple[int, str]:
+    """The same command line read by the click group (no fast path), in a fresh process."""
+    env = dict(os.environ, XDG_CACHE_HOME=str(cache))
+    done = subprocess.run([sys.executable, "-c", LINT.replace('main(["lint", sys.argv[1]])', "main(sys.argv[1:])"),
+                           *args], env=env, capture_output=True, text=True)
+    return eval(done.stdout.strip().splitlines()[-1])[0], "\n".join(done.stdout.strip().splitlines()[:-1])  # noqa: S307
+
+
+def test_lint_from_the_command_line_loads_neither_click_nor_the_other_commands(tmp_path):
+    _cli(["lint", str(CARD)], tmp_path)  # fills the caches
+    done = _cli(["lint", str(CARD)], tmp_path, importtime=True)
+    assert done.returncode == 0 and "0 errors" in done.stdout, done.stdout + done.stderr
+    loaded = _imported(done.stderr)
+    assert "numpy" in loaded and "lark" in loaded
+    assert {"click", "scigame.cli", "scigame.commands.cards", "scigame.commands.common",
+            "numpy.ma"} & loaded == set()
+    assert [m for m in loaded if any(m == n or m.startswith(n + ".") for n in NOT_FOR_A_CLEAN_LINT)] == []
+
+
+@pytest.mark.parametrize("extra", [[], ["--format", "json"], ["-f", "json"], ["--format=json", "--notes"],
+                                   ["--no-color", "--notes"], ["--color"]])
+def test_the_fast_path_prints_what_click_prints(tmp_path, extra):
+    bad = tmp_path / "bad.sci"
+    bad.write_text(CARD.read_text().replace("input", "inptu", 1))
+    args = ["lint", str(CARD), str(bad), *extra]
+    fast = _cli(args, tmp_path)
+    code, text = _through_click(args, tmp_path)
+    assert (fast.returncode, fast.stdout.strip()) == (code, text.strip())
+    assert fast.returncode == 1 and "E1" in fast.stdout
+
+
+@pytest.mark.parametrize("args", [["lint"], ["lint", "nowhere.sci"], ["lint", "--format", "xml", "a.sci"],
+                                  ["lint", "--help"], ["lint", ""]])
+def test_lint_command_lines_that_are_not_plain_are_read_by_click(tmp_path, args):
+    done = _cli(args, tmp_path)
+    if args[-1] == "--help":
+        assert done.returncode == 0 and "Usage:" in done.stdout
+    else:
+        assert done.returncode == 2 and "Usage:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_failure_in_the_fast_path_is_one_line(tmp_path):
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    (folder / "a.sci").write_text(CARD.read_text())
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    boom = ("import sys, scigame.compiler.front as f\n"
+            "def fail(path): raise RuntimeError('boom')\n"
+            "f.check_file = fail\n"
+            "from scigame.__main__ import run\n"
+            "sys.argv = ['scigame', 'lint', sys.argv[1]]\n"
+            "run()\n")
+    done = subprocess.run([sys.executable, "-c", boom, str(folder)], env=env, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "scigame: internal error: RuntimeError: boom",
+        "  (set SCIGAME_DEBUG=1 to see the traceback, and please report it)"]
+
+
+def _sources() -> list[Path]:
+    return sorted(p for folder in ("cards", "examples", "tests") for p in (REPO / folder).rglob("*.sci"))
+
+
+def test_the_basic_lexer_parses_as_the_contextual_one_or_not_at_all():
+    """syntax.parse_tree tries the basic lexer first: where its tokens parse,
+    the tree must be the contextual lexer's (lark built independently of
+    our cache here); where they do not, the contextual parse is used."""
+    from lark import Lark, UnexpectedInput
+    from scigame.compiler import syntax
+    grammar = (REPO / "grammar/sci.lark").read_text()
+    contextual = Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    basic_ok = 0
+    for path in _sources():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            want = contextual.parse(text)
+        except UnexpectedInput:
+            want = None
+        try:
+            fast = syntax._first_try_parser().parse(text)
+        except UnexpectedInput:
+            continue
+        basic_ok += 1
+        assert fast == want, path
+    assert basic_ok > 100  # the fast path is the common one
+    kw = REPO / "tests/golden/bad/E202_keyword_as_name.sci"
+    with pytest.raises(UnexpectedInput):
+        syntax._first_try_parser().parse(kw.read_text())
+    from scigame.compiler import check_file
+    assert [d.code for d in check_file(kw).diagnostics if d.is_error] == ["E202"]  # read by the contextual lexer
+
+
+def test_keywords_read_from_either_parser_are_the_same():
+    from scigame.compiler import syntax
+
+    def words(lark):
+        return ({(t.name, t.pattern.type, t.pattern.value) for t in lark.terminals},
+                sorted(str(r) for r in lark.rules))
+    assert words(syntax.parser()) == words(syntax._first_try_parser())
+    assert {"card", "input", "output", "scale"} <= syntax.keywords()
+
+
+def test_a_clean_card_never_builds_the_contextual_parser(monkeypatch):
+    from scigame.compiler import check_file, syntax
+    syntax.parser.cache_clear()
+    built = []
+    monkeypatch.setattr(syntax, "_build_parser", lambda lexer, real=syntax._build_parser: built.append(lexer)
+                        or real(lexer))
+    syntax._first_try_parser.cache_clear()
+    syntax.keywords.cache_clear()
+    syntax.statement_keywords.cache_clear()
+    assert check_file(CARD).ok
+    assert built == ["basic"]

@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import sys
 
 import click
 
 from ..compiler.atomic import write_atomic
 from .common import EXIT_FINDINGS, EXIT_OK, card_files, console_width
-
-
-@contextlib.contextmanager
-def _blas_on_one_thread():
-    """Load numpy (which the compiler's numeric checks import) with OpenBLAS
-    on one thread: starting a thread per core costs a lint on a busy machine
-    tens of ms, and lint multiplies no matrices. The variable is read once,
-    when numpy loads, so it is put back afterwards (for the processes this
-    one starts); a user's own setting, or a numpy already loaded, is left as it is."""
-    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
-        yield
-        return
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    try:
-        import numpy  # noqa: F401
-        yield
-    finally:
-        os.environ.pop("OPENBLAS_NUM_THREADS", None)
+from .linting import run_lint
 
 
 @click.command()
@@ -48,29 +29,7 @@ def lint(paths, fmt, notes, color):
     caret for every finding. Exit status: 0 no errors (warnings allowed),
     1 errors, 2 usage or internal error.
     """
-    with _blas_on_one_thread():  # lint's numeric checks are elementwise: no BLAS threads to start
-        from ..compiler import check_file, render
-
-    files = card_files(paths)
-    results = [check_file(f) for f in files]
-    diagnostics = [d for r in results for d in r.diagnostics
-                   if notes or fmt == "json" or d.severity.value != "note"]
-    errors = sum(len(r.errors) for r in results)
-    warnings = sum(len(r.warnings) for r in results)
-    if fmt == "json":
-        click.echo(json.dumps([d.to_dict() for d in diagnostics], indent=2))
-    else:
-        use_color = sys.stdout.isatty() if color is None else color
-        by_path = {r.source.path: r.source for r in results}
-        for d in diagnostics:
-            click.echo(render(d, by_path.get(d.path), color=use_color), color=use_color)
-            click.echo()
-        failed = sum(1 for r in results if not r.ok)
-        click.echo(f"checked {len(results)} card{'s' if len(results) != 1 else ''}: "
-                   f"{errors} error{'s' if errors != 1 else ''}, "
-                   f"{warnings} warning{'s' if warnings != 1 else ''}"
-                   + (f" ({failed} card{'s' if failed != 1 else ''} failed)" if failed else ""))
-    sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
+    sys.exit(run_lint(card_files(paths), fmt, notes, color, click.echo))
 
 
 @click.command()
