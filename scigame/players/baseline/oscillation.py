@@ -27,7 +27,7 @@ import numpy as np
 from .fitting import Law, refine, scaled_errors, snap_decimals
 from .kinetics import _bases
 from .relax import _model, _set, text
-from .search import OutputData, transforms
+from .monomials import OutputData, transforms
 from .trees import op, var
 
 #: Frequencies screened per input: cycles over the observed range.
