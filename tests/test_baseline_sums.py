@@ -14,7 +14,7 @@ import pytest
 import scigame
 from scigame.players.baseline import BaselinePlayer
 from scigame.players.baseline.dims import analyse
-from scigame.players.baseline.search import OutputData, transforms
+from scigame.players.baseline.monomials import OutputData, transforms
 from scigame.players.baseline.sums import _residuals, dictionary, full_tie, subsets, sums
 from scigame.players.baseline.task import Input, Output
 from scigame.protocols import play_episode

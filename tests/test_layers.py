@@ -14,17 +14,7 @@ REPO = Path(__file__).resolve().parent.parent
 PACKAGES = {"scigame": REPO / "scigame", "scigame.compiler": REPO / "compiler"}
 
 #: Knots not untied yet, each with the reason; a new cycle anywhere else fails.
-#: The baseline's families (bernoulli, kinetics, saturation, sums, derived)
-#: read search.py's monomial helpers while search() calls the families: the
-#: family objects of issue #23 item 4 untie it, together with the search
-#: rework of issue #29. That rework added two families of the same shape
-#: (relax, oscillation), so the knot holds them too until item 4 lands.
-KNOWN_KNOTS = [
-    {"scigame.players.baseline.search", "scigame.players.baseline.bernoulli",
-     "scigame.players.baseline.kinetics", "scigame.players.baseline.saturation",
-     "scigame.players.baseline.sums", "scigame.players.baseline.derived",
-     "scigame.players.baseline.relax", "scigame.players.baseline.oscillation"},
-]
+KNOWN_KNOTS: list[set[str]] = []
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

@@ -25,7 +25,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .fitting import Law, refine, rounding_bound, scaled_errors, snap_decimals, worst_error
-from .search import ARGUMENT_GRID, OutputData, arguments
+from .monomials import ARGUMENT_GRID, Argument, OutputData, arguments
 from .task import fmt
 from .trees import op, var
 
@@ -110,9 +110,9 @@ def bernoulli(data: OutputData) -> list[Law]:
     starts = [i for i in data.positive if i.dim is not None and np.allclose(i.dim, data.output.dim)]
     for init in starts:
         for arg in arguments(data)[:MAX_ARGUMENTS]:
-            if init.name in arg[0]:
+            if init.name in arg.text:
                 continue
-            q = arg[2](data.X)
+            q = arg.values(data.X)
             if q is None or not np.all(np.isfinite(q)):
                 continue
             for _, theta in _screen(data, data.X[init.name], q):
@@ -121,7 +121,7 @@ def bernoulli(data: OutputData) -> list[Law]:
     return laws
 
 
-def _both(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> list[Law]:
+def _both(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> list[Law]:
     """The law written around each of its two equilibria: the excess over
     y∞ − 1/k obeys the same equation with −k and −a, so (y∞, k, a) and
     (y∞ − 1/k, −k, −a) are one law; the one whose constants round to the
@@ -154,8 +154,8 @@ def _zero_equilibrium(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     return trial if worst <= rounding_bound(worst_error(model, theta, data.X, data.y, data.sw)) else theta
 
 
-def _law(data: OutputData, init: str, arg: tuple, theta0: np.ndarray) -> Optional[Law]:
-    qtext, qtree, qfn, qcost = arg
+def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Optional[Law]:
+    qtext, qtree, qfn, qcost = arg.text, arg.tree, arg.values, arg.cost
 
     def model(theta, X):
         return _model(np.asarray(X[init], float), qfn(X), theta)

@@ -40,6 +40,7 @@ import numpy as np
 
 from .dims import analyse
 from .fitting import Law
+from .monomials import OutputData
 from .task import Input
 from .trees import op, substitute, var
 
@@ -225,12 +226,12 @@ def lift(law: Law, derived: list[Derived], cost: float) -> Law:
     return out
 
 
-def derived_laws(data, quick: bool = False) -> list[Law]:
-    """Laws of the reduced problems, over the original inputs. Every
+def derived_laws(data: OutputData, search: Callable[..., list[Law]], quick: bool = False) -> list[Law]:
+    """Laws of the reduced problems, over the original inputs, found by
+    `search` (search.search, handed in: it runs this family). Every
     reduction gets the quick search (monomials); with `quick` False, the
     MAX_FULL whose monomials fit best also get the whole search, up to the
     first with a law within the tolerance."""
-    from .search import OutputData, search
     options = reductions(data.inputs, data.X)
     if not options:
         return []

@@ -24,7 +24,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
-from .search import ARGUMENT_GRID, OutputData, Transform, arguments, transforms
+from .monomials import ARGUMENT_GRID, Argument, OutputData, Transform, arguments, transforms
 from .sums import tie_maps
 from .task import fmt
 from .trees import op, power, var
@@ -108,22 +108,22 @@ def kinetics(data: OutputData) -> list[Law]:
         bases = _bases(data, tr)
         B = np.column_stack([b[2] for b in bases])
         for arg in arguments(data)[:MAX_ARGUMENTS]:
-            q = arg[2](data.X)
+            q = arg.values(data.X)
             if q is None or not np.all(np.isfinite(q)):
                 continue
             med = float(np.median(np.abs(q))) or 1.0
             with np.errstate(all="ignore"):
                 best = _screen(z, 1.0 / sz ** 2, B, q, np.concatenate([-ARGUMENT_GRID, ARGUMENT_GRID]) / med)
-            found.extend((r + 2 * (tr.cost + arg[3]), tr, bases, s, a, arg) for r, s, a in best)
+            found.extend((r + 2 * (tr.cost + arg.cost), tr, bases, s, a, arg) for r, s, a in best)
     found.sort(key=lambda f: f[0])
     best = [f for tr in {id(f[1]): f[1] for f in found}.values() for f in [g for g in found if g[1] is tr][:KEEP]]
     return [law for _, tr, bases, s, a, arg in best for law in _law(data, tr, bases, s, a, arg)]
 
 
-def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: tuple) -> list[Law]:
+def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: Argument) -> list[Law]:
     """The refined law of one screened (subset, a), plus its tied variants."""
     m = len(bases)
-    qtext, qtree, qfn, qcost = arg
+    qtext, qtree, qfn, qcost = arg.text, arg.tree, arg.values, arg.cost
     picked = [(bases[c % m], c < m) for c in s]
 
     def columns(X, a_):
@@ -226,8 +226,8 @@ def _snaps(T: np.ndarray, fixed: np.ndarray, c: np.ndarray) -> list[tuple[np.nda
     return out
 
 
-def _make(data, tr, picked, T, fixed, theta0, model, arg) -> Optional[Law]:
-    qtext, qtree, qfn, qcost = arg
+def _make(data, tr, picked, T, fixed, theta0, model, arg: Argument) -> Optional[Law]:
+    qtext, qtree, qfn, qcost = arg.text, arg.tree, arg.values, arg.cost
     k = T.shape[1]
     start = np.concatenate([np.linalg.lstsq(T, theta0[:-1] - fixed, rcond=None)[0], theta0[-1:]])
     if not np.all(np.isfinite(start)):

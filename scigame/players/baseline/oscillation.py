@@ -27,7 +27,7 @@ import numpy as np
 from .fitting import Law, refine, scaled_errors, snap_decimals
 from .kinetics import _bases
 from .relax import _model, _set, text
-from .search import OutputData, transforms
+from .monomials import OutputData, transforms
 from .trees import op, var
 
 #: Frequencies screened per input: cycles over the observed range.
@@ -47,20 +47,34 @@ def _columns(q: np.ndarray, a: float, b: float, trig: tuple[str, ...], harmonic:
 
 
 def _scan(data: OutputData, base: list[np.ndarray], q: np.ndarray, trig, harmonic, damping, span):
-    """(chi², a, b) of the best grid point."""
+    """(chi², a, b) of the best grid point (the first of equal ones, damping
+    rate outermost), all grid points solved at once: the weighted least
+    squares of each is its stacked SVD, with lstsq's cut of small singular
+    values (rcond = eps·max(n, k))."""
     best = (math.inf, 0.0, 0.0)
+    k = len(base) + len(trig) + (2 if harmonic else 0)
+    if k >= data.n:
+        return best
     sw = 1.0 / data.sw
-    for b in damping:
-        for cyc in CYCLES:
-            a = 2 * math.pi * cyc / span
-            A = np.column_stack(base + _columns(q, a, b / span, trig, harmonic))
-            if A.shape[1] >= data.n:
-                return best
-            coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
-            chi2 = float(np.sum(((A @ coef - data.y) * sw) ** 2))
-            if chi2 < best[0]:
-                best = (chi2, a, b / span)
-    return best
+    rates = [(2 * math.pi * cyc / span, b / span) for b in damping for cyc in CYCLES]
+    a_s = np.array([a for a, _ in rates])[:, None]
+    b_s = np.array([b for _, b in rates])[:, None]
+    with np.errstate(all="ignore"):
+        env = np.exp(-b_s * q[None, :])
+        cols = [np.broadcast_to(c, (len(rates), data.n)) for c in base]
+        cols += [env * getattr(np, fn)(a_s * q[None, :]) for fn in trig]
+        if harmonic:
+            cols += [env * np.cos(2 * a_s * q[None, :]), env * np.sin(2 * a_s * q[None, :])]
+    A = np.stack(cols, axis=2)                                   # (G, n, k)
+    Aw, yw = A * sw[None, :, None], data.y * sw
+    U, S, Vt = np.linalg.svd(Aw, full_matrices=False)
+    cut = np.finfo(float).eps * max(data.n, k) * S[:, :1]
+    inv = np.where(S > cut, 1.0 / np.where(S > cut, S, 1.0), 0.0)
+    coef = np.einsum("gji,gj,gnj,n->gi", Vt, inv, U, yw)
+    chi2 = np.sum(((np.einsum("gni,gi->gn", A, coef) - data.y[None, :]) * sw[None, :]) ** 2, axis=1)
+    chi2 = np.where(np.isfinite(chi2), chi2, math.inf)
+    g = int(np.argmin(chi2))
+    return (float(chi2[g]), *rates[g]) if chi2[g] < math.inf else best
 
 
 def _tree(name, bases, waves, damped, coef, a, b) -> tuple[Any, list[tuple], list[float]]:

@@ -40,7 +40,7 @@ from ...compiler.predictor_ops import OP_TABLE
 from ...predictor import evaluate_unchecked
 from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
                       worst_error)
-from .search import exact_fit
+from .monomials import exact_fit
 from .task import fmt
 from .trees import is_num, op
 

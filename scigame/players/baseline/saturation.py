@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .fitting import Law, best_scale, refine, scaled_errors, snap_decimals
-from .search import OutputData
+from .monomials import OutputData
 from .task import fmt
 from .trees import op, var
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from .dims import Dimensions
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
-from .search import TRANSFORM_POWER, OutputData, Transform, _angle_factors, _monomial_text, _monomial_tree, _z_scale
+from .monomials import TRANSFORM_POWER, OutputData, Transform, angle_factors, monomial_text, monomial_tree, z_scale
 from .task import fmt
 from .trees import op, product
 
@@ -107,7 +107,7 @@ class Term:
     @property
     def text(self) -> str:
         if self._text is None:
-            text = _monomial_text([nm for nm, _ in self.mono], _fractions(self.mono))
+            text = monomial_text([nm for nm, _ in self.mono], _fractions(self.mono))
             if self.angle is not None:
                 label = self.angle.label[:-2] if self.angle.label.endswith("^1") else self.angle.label
                 text = label if not self.mono else f"{text}·{label}"
@@ -116,7 +116,7 @@ class Term:
 
     @property
     def tree(self) -> Any:
-        trees = _monomial_tree([nm for nm, _ in self.mono], _fractions(self.mono))
+        trees = monomial_tree([nm for nm, _ in self.mono], _fractions(self.mono))
         trees += [self.angle.tree(0.0)] if self.angle is not None else []
         return product(trees) if trees else 1.0
 
@@ -153,7 +153,7 @@ def dictionary(data: OutputData, tr: Transform, dimensional: bool = True) -> lis
                       TRANSFORM_POWER.get(tr.name, 1))
     values = _values(data.X, monos)
     out = [Term(m, None, values[m]) for m in monos]
-    angles = _angle_factors(data)[1:]
+    angles = angle_factors(data)[1:]
     if target is None or not np.any(target):
         out.append(Term((), None, np.ones(data.n)))
         out.extend(Term((), f, f.values(0.0, data.X)) for f in angles if f.label.endswith("^1"))
@@ -321,7 +321,7 @@ def subsets(A: np.ndarray, z: np.ndarray, wz: np.ndarray, cost: Callable[[int], 
 def sums(data: OutputData, tr: Transform, max_terms: int = 3, dimensional: bool = True) -> list[Law]:
     """The best sums of two and of three dictionary terms (subsets), each
     also with its coefficients' ratios snapped to simple fractions (tied)."""
-    z, sz = _z_scale(data, tr)
+    z, sz = z_scale(data, tr)
     if not np.all(np.isfinite(z)) or data.n < 4:
         return []
     terms = dictionary(data, tr, dimensional)

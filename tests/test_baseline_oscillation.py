@@ -1,0 +1,57 @@
+"""The oscillation family's frequency scan (oscillation._scan): every grid
+point's weighted least squares solved at once must pick the grid point and
+the χ² that one scipy least-squares solve per point picks."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+from scigame.players.baseline import oscillation
+
+
+def _one_by_one(data, base, q, trig, harmonic, damping, span):
+    """The scan written point by point with scipy's lstsq (an independent solver)."""
+    best = (math.inf, 0.0, 0.0)
+    sw = 1.0 / data.sw
+    for b in damping:
+        for cyc in oscillation.CYCLES:
+            a = 2 * math.pi * cyc / span
+            env = np.exp(-b / span * q)
+            cols = list(base) + [env * getattr(np, fn)(a * q) for fn in trig]
+            if harmonic:
+                cols += [env * np.cos(2 * a * q), env * np.sin(2 * a * q)]
+            A = np.column_stack(cols)
+            coef, *_ = scipy.linalg.lstsq(A * sw[:, None], data.y * sw)
+            chi2 = float(np.sum(((A @ coef - data.y) * sw) ** 2))
+            if chi2 < best[0]:
+                best = (chi2, a, b / span)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("trig", "harmonic", "damping"), [
+    (("cos",), False, (0.0,)), (("cos", "sin"), False, oscillation.DAMPING[1:]), (("sin",), True, (0.0,))])
+def test_scan_matches_one_solve_per_grid_point(seed, trig, harmonic, damping):
+    rng = np.random.default_rng(seed)
+    n = 14
+    q = np.sort(rng.uniform(0.0, 40.0, n))
+    span = float(np.ptp(q))
+    y = np.round(1.5 + 0.8 * np.cos(2 * math.pi * 2.3 * q / span + 0.7) * np.exp(-0.3 * q / span)
+                 + 0.01 * rng.normal(size=n), 3)
+    data = SimpleNamespace(n=n, y=y, sw=0.01 + 0.01 * np.abs(y))
+    base = [np.ones(n)] if seed % 2 else []
+    chi2, a, b = oscillation._scan(data, base, q, trig, harmonic, damping, span)
+    want = _one_by_one(data, base, q, trig, harmonic, damping, span)
+    assert (a, b) == want[1:]
+    assert chi2 == pytest.approx(want[0], rel=1e-9, abs=1e-12)
+
+
+def test_scan_with_as_many_columns_as_points_finds_nothing():
+    q = np.linspace(0.0, 1.0, 3)
+    data = SimpleNamespace(n=3, y=np.cos(q), sw=np.full(3, 0.01))
+    assert oscillation._scan(data, [np.ones(3)], q, ("cos", "sin"), False, (0.0,), 1.0) == (math.inf, 0.0, 0.0)
