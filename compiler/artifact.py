@@ -15,6 +15,9 @@ from pydantic import BaseModel, ConfigDict
 #: The module a generated simulator.py imports its runtime names from
 #: (`functions.RUNTIME_NAMES`); the build fingerprints its source.
 RUNTIME_MODULE = "scigame.simrt"
+#: The module a system card's generated simulator imports its names from
+#: (`system_emit.SYSTEM_RUNTIME_NAMES`: the integrator); fingerprinted too.
+SYSTEM_RUNTIME = "scigame.simrt_system"
 
 FORMAT_VERSION = 6  # 2: design.size and the extended design sequence; 3: manifest.hashes; 4: noise and ood;
 #                    5: SI dimension vectors in the public view; 6: laws' `where` (EnvironmentSpec.where)

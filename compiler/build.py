@@ -26,7 +26,7 @@ from typing import Optional
 from typing import TYPE_CHECKING
 
 from .atomic import write_atomic
-from .artifact import (ENVIRONMENTS, SETTINGS, FORMAT_VERSION, RUNTIME_MODULE, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
+from .artifact import (ENVIRONMENTS, SETTINGS, FORMAT_VERSION, RUNTIME_MODULE, SYSTEM_RUNTIME, file_sha256, verify_folder, CompiledCardData, ConstraintSpec, DesignSpec, DomainSpec,
                        EnvironmentSpec, EvaluationSet, InputSpec, Manifest, MutationSpec,
                        NoiseSpec, OutputSpec, ParamSpec)
 from .limits import recursion_allowance
@@ -65,8 +65,9 @@ def fingerprinted_files() -> list[Path]:
     runtime = find_spec(RUNTIME_MODULE)
     grammar = find_spec("scigame.grammar")
     sources = sorted(here.glob("*.py"))
-    if runtime is not None and runtime.origin:
-        sources.append(Path(runtime.origin))
+    for module in (runtime, find_spec(SYSTEM_RUNTIME)):
+        if module is not None and module.origin:
+            sources.append(Path(module.origin))
     if grammar is not None and grammar.submodule_search_locations:
         sources += [Path(d) / "sci.lark" for d in grammar.submodule_search_locations]
     return sources
@@ -191,7 +192,7 @@ def _files(card: CheckedCard, version: str) -> tuple[dict[str, str], list[tuple[
     data = card_data(card, version)
     if data.system is not None:
         from .build_system import law_evaluation, law_view_data, system_simulator
-        source, source_map = system_simulator(card, data, version)
+        source, source_map = system_simulator(card, data)
     else:
         source, source_map = emit_simulator(card, version)
     ev, ood = evaluation_set(card), ood_set(card)

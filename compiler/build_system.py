@@ -74,21 +74,8 @@ def law_view_data(data):
     return data.model_copy(update={"inputs": list(spec.arguments), "outputs": [law], "constraints": []})
 
 
-def system_simulator(card, data, version: str) -> tuple[str, list]:
-    """simulator.py of a system card: its kernels, importing the runtime's names."""
-    from .artifact import RUNTIME_MODULE
-    from .emit import _HEX, _SAFE_NAME, _version_text
-    from .functions import RUNTIME_NAMES
-    from .system_emit import emit_system_source
-    if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
-        raise ValueError("card name or hash is not safe to place in a comment")
-    header = [f"# Simulator for the scigame system card `{card.name}`: generated, do not edit.",
-              f"# card source sha256: {card.content_hash}",
-              f"# compiler: scigame {_version_text(version)}",
-              "# Inputs and outputs are arrays in the card's declared units; each point is an",
-              "# initial-value problem integrated by DOP853 (compiler/system_emit.py).",
-              f"from {RUNTIME_MODULE} import {', '.join(RUNTIME_NAMES)}",
-              f"CARD_SHA256 = \"{card.content_hash}\""]
-    source = emit_system_source(data.system, [(s.name, s.unit.si_factor) for s in card.inputs],
-                                [(o.name, o.unit.si_factor) for o in card.outputs], data.system.worlds, header)
-    return source, []
+def system_simulator(card, data) -> tuple[str, list]:
+    """simulator.py of a system card (system_emit.card_module_source) and
+    its source map (none: the card's lines become one function)."""
+    from .system_emit import card_module_source
+    return card_module_source(card, data.system), []

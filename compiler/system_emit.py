@@ -1,15 +1,17 @@
 """A system card's integrator: its SI trees (`system_spec`) and the numba
-source that integrates them (`emit_system_source`).
+source of its worlds (`emit_system_source`).
 
 Each world's kernel has the signature of a static card's,
 `env_<world>(x0, x1, ..., y0, y1, ...)`, inputs and outputs in declared
-units, so the oracle, the designs and the runtime call it unchanged. Per
-point it solves the initial-value problem from time 0 to the point's `time`
-input with the explicit Runge–Kutta method DOP853 (Dormand–Prince 8(5,3),
-the coefficients scipy's `solve_ivp` uses) and its step-size control:
+units, so the oracle, the designs and the runtime call it unchanged. The
+generated module holds only what is the card's: per world its initial
+states, rates and outputs as three small numba functions, which the kernel
+hands to the one DOP853 driver of scigame/simrt_system.py (Dormand–Prince
+8(5,3) with the coefficients and step-size control scipy's `solve_ivp`
+uses). The driver is compiled once per machine, not once per card and
+world: a card's cold compile is its own few lines. The card fixes the
+driver's settings:
 
-- the error norm of each step combines the 5th- and 3rd-order estimates
-  as Hairer's DOP853 does, scaled per state by `atol_j + rtol·|y_j|`;
 - `rtol` is `RTOL_FACTOR` times the finest relative tolerance of the
   outputs (between `RTOL_MIN` and `RTOL_MAX`; 1e-13 for 1% outputs); `atol_j` is `rtol` times the
   state's scale (the largest initial size, or initial rate times the time
@@ -20,7 +22,7 @@ the coefficients scipy's `solve_ivp` uses) and its step-size control:
   it as a rejected observation that says why, so a stiff or blowing-up
   system never hangs an episode.
 
-The same emitter writes the kernel that simulates a player's submitted law
+The same emitter writes the module that simulates a player's submitted law
 (scigame/system_score.py): the law is a tree like any other. Nothing a card
 author wrote reaches the source as code: variables become `a0, s0, l0, v0`,
 numbers go through `kernel._literal`.
@@ -29,11 +31,9 @@ numbers go through `kernel._literal`.
 from __future__ import annotations
 
 import math
-from typing import Optional
-
 import numpy as np
 
-from .artifact import InputSpec, DomainSpec, StateSpec, SystemSpec, SystemWorldSpec
+from .artifact import SYSTEM_RUNTIME, InputSpec, DomainSpec, StateSpec, SystemSpec, SystemWorldSpec
 from .kernel import CodeWriter, _literal
 from .functions import FUNCTIONS
 from .model import TBinary, TCall, TConst, TRef, TUnary
@@ -202,196 +202,150 @@ class _Writer:
         return f"{FUNCTIONS[op].numba}({', '.join(args)})"
 
 
-def _scales(spec: SystemSpec) -> list[tuple[int, list[int], Optional[float]]]:
-    return [(j, next(g for g in spec.scaling_groups if j in g), s.tol_abs_si) for j, s in enumerate(spec.states)]
+def _state_scales(spec: SystemSpec) -> tuple[list[int], list[float]]:
+    """Per state: the index of its scaling group (states of one dimension
+    share an absolute scale) and the cap on its absolute tolerance
+    (`ATOL_FACTOR` times the tolerance of the output that reads it; -1: none)."""
+    groups = [next(g for g, members in enumerate(spec.scaling_groups) if j in members)
+              for j in range(len(spec.states))]
+    caps = [ATOL_FACTOR * s.tol_abs_si if s.tol_abs_si is not None else -1.0 for s in spec.states]
+    return groups, caps
 
 
-def emit_coefficients(w: CodeWriter) -> None:
-    """DOP853's tableau (scipy's coefficients) as module constants."""
-    from scipy.integrate._ivp import dop853_coefficients as c
-    n = c.N_STAGES
-    rows = ", ".join("(" + ", ".join(_literal(c.A[s, m]) for m in range(n)) + ",)" for s in range(n))
-    w.writeline(f"_A = np.array(({rows},))")
-    w.writeline("_B = np.array((" + ", ".join(_literal(x) for x in c.B[:n]) + ",))")
-    w.writeline("_C = np.array((" + ", ".join(_literal(x) for x in c.C[:n]) + ",))")
-    w.writeline("_E5 = np.array((" + ", ".join(_literal(x) for x in c.E5) + ",))")
-    w.writeline("_E3 = np.array((" + ", ".join(_literal(x) for x in c.E3) + ",))")
-    w.writeline("")
+def _tuple(names: list[str]) -> str:
+    return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
 
 
 class _World:
-    """What the pieces of one world's kernel share."""
+    """Writes one world's branch of the module's `model` function
+    (scigame/simrt_system.py's MODEL) and its two kernels."""
 
-    def __init__(self, w: CodeWriter, spec: SystemSpec, input_names, input_factors, world: SystemWorldSpec):
-        self.w, self.spec, self.world = w, spec, world
-        self.ns = len(spec.states)
+    def __init__(self, w: CodeWriter, spec: SystemSpec, inputs: dict[str, str], name: str, index: int,
+                 world: SystemWorldSpec):
+        self.w, self.spec, self.world, self.name, self.index = w, spec, world, name, index
         self.argn = [f"arg:{a.name}" for a in spec.arguments]
-        self.rtol = _literal(spec.rtol)
-        self.names = {f"in:{name}": f"a{i}" for i, name in enumerate(input_names)}
-        self.factors = input_factors
-        self.tend = self.names[f"in:{spec.time}"]
-        self.wr = _Writer(w, {**self.names, "time": "0.0"})
+        self.inputs = inputs
 
-    def tree(self, tree) -> str:
-        return self.wr.operand(inline_calls(tree, self.argn, self.world.law))
+    def tree(self, wr: _Writer, tree) -> str:
+        return wr.operand(inline_calls(tree, self.argn, self.world.law))
 
-    def lines(self, *lines: str) -> None:
-        for line in lines:
-            self.w.writeline(line)
-
-    def states_and_lets(self, src: str, time: str) -> dict[str, str]:
-        """Read the states from array `src`, compute the system's lets."""
-        local = {**self.names, "time": time}
+    def _states_and_lets(self) -> _Writer:
+        names = {**self.inputs, "time": "t"}
         for j, st in enumerate(self.spec.states):
-            self.w.writeline(f"s{j} = {src}[{j}]")
-            local[f"st:{st.name}"] = f"s{j}"
-        self.wr.names = local
+            self.w.writeline(f"s{j} = y[{j}]")
+            names[f"st:{st.name}"] = f"s{j}"
+        wr = _Writer(self.w, names)
         for k, (name, tree) in enumerate(self.world.lets):
-            self.w.writeline(f"l{k} = {self.tree(tree)}")
-            local[f"sl:{name}"] = f"l{k}"
-        return local
+            self.w.writeline(f"l{k} = {self.tree(wr, tree)}")
+            names[f"sl:{name}"] = f"l{k}"
+        return wr
+
+    def branch(self, output_names: list[str], output_factors: list[float]) -> None:
+        """kind 0: the initial states; 1: the rates at (t, y); 2: the outputs
+        of the states y (at time t, the time input), in declared units."""
+        self.w.writeline(f"{'if' if self.index == 0 else 'elif'} world == {self.index}:  # {self.name}")
+        self.w.indent()
+        self.w.writeline("if kind == 0:")
+        self.w.indent()
+        wr = _Writer(self.w, {**self.inputs, "time": "0.0"})
+        for j, tree in enumerate(self.world.initial):
+            self.w.writeline(f"k[{j}] = {self.tree(wr, tree)}")
+        self.w.outdent()
+        self.w.writeline("elif kind == 1:")
+        self.w.indent()
+        wr = self._states_and_lets()
+        for j, tree in enumerate(self.world.rates):
+            self.w.writeline(f"k[{j}] = {self.tree(wr, tree)}")
+        self.w.outdent()
+        self.w.writeline("else:")
+        self.w.indent()
+        wr = self._states_and_lets()
+        for j, (name, f) in enumerate(zip(output_names, output_factors)):
+            value = wr.names[self.spec.outputs[name]]
+            self.w.writeline(f"k[{j}] = {value}" + ("" if f == 1.0 else f" / {_literal(f)}"))
+        self.w.outdent()
+        self.w.outdent()
+
+    def kernels(self, n_inputs: int, n_outputs: int) -> None:
+        xs, ys = [f"x{i}" for i in range(n_inputs)], [f"y{j}" for j in range(n_outputs)]
+        for suffix, parallel in (("", "False"), ("_parallel", "True")):
+            self.w.writeline(f"def env_{self.name}{suffix}({', '.join(xs + ys)}):")
+            self.w.writeline(f"    run_system({parallel}, {_tuple(xs)}, FACTORS, TIME_INDEX, {_tuple(ys)}, model, "
+                             f"{self.index}, GROUPS, CAPS, RTOL, MAX_STEPS)")
+            self.w.writeline("")
+            self.w.writeline("")
 
 
-def emit_world(w: CodeWriter, spec: SystemSpec, input_names: list[str], input_factors: list[float],
-               output_names: list[str], output_factors: list[float], world: SystemWorldSpec,
-               fn_name: str, parallel: bool = False) -> None:
-    """One world's kernel (see the module docstring). The right-hand side
-    is written once, inside a loop whose `stage` says which evaluation is
-    due: -2 the rate at the start, -1 the probe of the initial step, 1..11
-    the stages of a step, 12 the rate at its end (reused as the next step's
-    first stage)."""
-    c = _World(w, spec, input_names, input_factors, world)
-    xs = [f"x{i}" for i in range(len(input_names))]
-    ys = [f"y{j}" for j in range(len(output_names))]
-    w.writeline(f"@njit(cache=True, error_model=\"numpy\", nogil=True{', parallel=True' if parallel else ''})")
-    w.writeline(f"def {fn_name}({', '.join(xs + ys)}):")
-    w.indent()
-    w.writeline(f"for i in {'prange' if parallel else 'range'}({ys[0]}.shape[0]):")
-    w.indent()
-    _start(c)
-    w.writeline(f"while {c.tend} > 0.0:")
-    w.indent()
-    for j, tree in enumerate(c.world.rates):  # the right-hand side at (tt, ytmp) into K[row]
-        if j == 0:
-            c.states_and_lets("ytmp", "tt")
-        w.writeline(f"K[row, {j}] = {c.tree(tree)}")
-    c.lines("new = False", "if stage == -2:")
-    w.indent()
-    _first_step(c)
-    w.outdent()
-    c.lines("if stage == -1:")
-    w.indent()
-    _first_size(c)
-    w.outdent()
-    c.lines("elif stage < 12:", "    stage += 1", "else:")
-    w.indent()
-    _error_control(c)
-    w.outdent()
-    _next_stage(c)
-    w.outdent()
-    local = c.states_and_lets("y", "t")  # the outputs: states, or the system's lets of the final states
-    for j, (name, f) in enumerate(zip(output_names, output_factors)):
-        value = local[spec.outputs[name]]
-        w.writeline(f"{ys[j]}[i] = ({value}" + ("" if f == 1.0 else f" / {_literal(f)}") + ") if ok else math.nan")
-    w.outdent()
-    w.outdent()
-    c.lines("", "")
-
-
-def _start(c: _World) -> None:
-    """Arrays, inputs in SI, the initial states."""
-    for line in ("y", "ytmp", "atol"):
-        c.w.writeline(f"{line} = np.empty({c.ns})")
-    c.w.writeline(f"K = np.empty((13, {c.ns}))")
-    for i, f in enumerate(c.factors):
-        c.w.writeline(f"a{i} = x{i}[i]" + ("" if f == 1.0 else f" * {_literal(f)}"))
-    for j, tree in enumerate(c.world.initial):
-        c.w.writeline(f"y[{j}] = {c.tree(tree)}")
-    c.lines("t = 0.0", "tt = 0.0", "ok = True", "stage = -2", "row = 0", "steps = 0", "rejected = False",
-            "h = 0.0", "h0 = 0.0", "hh = 0.0", "t_new = 0.0", "d0 = 0.0", "d1 = 0.0",
-            f"for j in range({c.ns}):", "    ytmp[j] = y[j]")
-
-
-def _first_step(c: _World) -> None:
-    """After the rate at the start: each state's absolute scale, and the
-    probe of Hairer's initial step (as scipy's select_initial_step, order 8)."""
-    for j, group, tol in _scales(c.spec):
-        c.w.writeline("d = 0.0")
-        for k in group:
-            c.w.writeline(f"d = max(d, abs(y[{k}]), abs(K[0, {k}]) * {c.tend})")
-        cap = f"min({c.rtol} * d, {_literal(ATOL_FACTOR * tol)})" if tol is not None else f"{c.rtol} * d"
-        c.w.writeline(f"atol[{j}] = {cap} if d > 0.0 else {_literal(1e-300)}")
-    c.lines("d0 = 0.0", "d1 = 0.0", f"for j in range({c.ns}):", f"    sc = atol[j] + abs(y[j]) * {c.rtol}",
-            "    d0 += (y[j] / sc) ** 2", "    d1 += (K[0, j] / sc) ** 2", f"d0 = math.sqrt(d0 / {c.ns})",
-            f"d1 = math.sqrt(d1 / {c.ns})", "h0 = 1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1",
-            f"h0 = min(h0, {c.tend})", f"for j in range({c.ns}):", "    ytmp[j] = y[j] + h0 * K[0, j]",
-            "tt = h0", "row = 1", "stage = -1", "continue")
-
-
-def _first_size(c: _World) -> None:
-    """After the probe: the initial step size."""
-    c.lines("d2 = 0.0", f"for j in range({c.ns}):", f"    sc = atol[j] + abs(y[j]) * {c.rtol}",
-            "    d2 += ((K[1, j] - K[0, j]) / sc) ** 2", f"d2 = math.sqrt(d2 / {c.ns}) / h0",
-            "if d1 <= 1e-15 and d2 <= 1e-15:", "    h1 = max(1e-6, h0 * 1e-3)", "else:",
-            "    h1 = (0.01 / max(d1, d2)) ** (1.0 / 9.0)", f"h = min(100.0 * h0, h1, {c.tend})",
-            "if not (h > 0.0):", f"    h = {c.tend} * 1e-6", "new = True")
-
-
-def _error_control(c: _World) -> None:
-    """After the rate at the step's end: DOP853's error norm, then accept or reject."""
-    c.lines("new = True", "e5 = 0.0", "e3 = 0.0", f"for j in range({c.ns}):",
-            f"    sc = atol[j] + max(abs(y[j]), abs(ytmp[j])) * {c.rtol}", "    q5 = 0.0", "    q3 = 0.0",
-            "    for m in range(13):", "        q5 += _E5[m] * K[m, j]", "        q3 += _E3[m] * K[m, j]",
-            "    e5 += (q5 / sc) ** 2", "    e3 += (q3 / sc) ** 2",
-            f"en = 0.0 if (e5 == 0.0 and e3 == 0.0) else hh * e5 / math.sqrt((e5 + 0.01 * e3) * {c.ns})",
-            "if en < 1.0:", "    factor = 10.0 if en == 0.0 else min(10.0, 0.9 * en ** (-0.125))",
-            "    if rejected:", "        factor = min(1.0, factor)", "    t = t_new", f"    for j in range({c.ns}):",
-            "        y[j] = ytmp[j]", "        K[0, j] = K[12, j]", "    h = hh * factor", "    rejected = False",
-            f"    if t >= {c.tend}:", "        break", "else:",
-            "    h = hh * (max(0.2, 0.9 * en ** (-0.125)) if en == en else 0.2)", "    rejected = True")
-
-
-def _next_stage(c: _World) -> None:
-    """A new step (its cap, size and first stage) when one is due, then the
-    point and time at which the next rate is wanted."""
-    c.lines("if new:",
-            f"    if steps >= {c.spec.max_steps} or not (h > 4.0 * 2.220446049250313e-16 * abs(t)):",
-            "        ok = False", "        break", "    steps += 1", f"    t_new = min(t + h, {c.tend})",
-            "    hh = t_new - t", "    stage = 1", "row = stage", f"for j in range({c.ns}):", "    acc = 0.0",
-            "    if stage < 12:", "        for m in range(stage):", "            acc += _A[stage, m] * K[m, j]",
-            "    else:", "        for m in range(12):", "            acc += _B[m] * K[m, j]",
-            "    ytmp[j] = y[j] + hh * acc", "tt = t_new if stage == 12 else t + _C[stage] * hh")
+def _constants(w: CodeWriter, spec: SystemSpec, inputs: list[tuple[str, float]], n_outputs: int) -> None:
+    groups, caps = _state_scales(spec)
+    w.writeline(f"N_INPUTS = {len(inputs)}")
+    w.writeline(f"N_OUTPUTS = {n_outputs}")
+    w.writeline(f"FACTORS = {_tuple([_literal(f) for _, f in inputs])}")
+    w.writeline(f"TIME_INDEX = {[n for n, _ in inputs].index(spec.time)}")
+    w.writeline(f"GROUPS = np.array({_tuple([str(int(g)) for g in groups])}, dtype=np.int64)")
+    w.writeline(f"CAPS = np.array({_tuple([_literal(c) for c in caps])})")
+    w.writeline(f"RTOL = {_literal(spec.rtol)}")
+    w.writeline(f"MAX_STEPS = {int(spec.max_steps)}")
+    w.writeline("")
+    w.writeline("")
 
 
 def emit_system_source(spec: SystemSpec, inputs: list[tuple[str, float]], outputs: list[tuple[str, float]],
                        worlds: dict[str, SystemWorldSpec], header: list[str]) -> str:
-    """A module with one kernel per world (and its prange twin); `header`
-    are its first lines (the imports)."""
+    """A module with one numba function `model` (every world's initial
+    states, rates and outputs over SI inputs and states: the card's own
+    code) and each world's kernels `env_<world>` and `env_<world>_parallel`,
+    which integrate it with scigame/simrt_system.py's driver. `header` are
+    its first lines (before the import of the system runtime)."""
     w = CodeWriter()
     for line in header:
         w.writeline(line)
-    w.writeline(f"N_INPUTS = {len(inputs)}")
-    w.writeline(f"N_OUTPUTS = {len(outputs)}")
-    w.writeline("#: every call runs numba's loop: an integration is too long to run as Python")
-    w.writeline("PYTHON_MAX_POINTS = 0")
+    w.writeline(f"from {SYSTEM_RUNTIME} import {', '.join(SYSTEM_RUNTIME_NAMES)}")
+    _constants(w, spec, inputs, len(outputs))
+    names = {f"in:{n}": f"a{i}" for i, (n, _) in enumerate(inputs)}
+    emitters = [_World(w, spec, names, name, i, world) for i, (name, world) in enumerate(worlds.items())]
+    w.writeline("@njit(MODEL, cache=True, error_model=\"numpy\", nogil=True)")
+    w.writeline("def model(world, kind, t, y, p, k):")
+    w.indent()
+    for var in names.values():
+        w.writeline(f"{var} = p[{var[1:]}]")
+    for c in emitters:
+        c.branch([n for n, _ in outputs], [f for _, f in outputs])
+    w.outdent()
     w.writeline("")
     w.writeline("")
-    emit_coefficients(w)
-    args = ([n for n, _ in inputs], [f for _, f in inputs], [n for n, _ in outputs], [f for _, f in outputs])
-    for name, world in worlds.items():
-        emit_world(w, spec, *args, world, f"env_{name}")
-        emit_world(w, spec, *args, world, f"env_{name}_parallel", parallel=True)
+    for c in emitters:
+        c.kernels(len(inputs), len(outputs))
     return w.text()
 
 
-NUMBA_HEADER = ["import math", "import numpy as np", "from numba import njit, prange"]
+#: What generated system code imports from SYSTEM_RUNTIME (its `exported`).
+SYSTEM_RUNTIME_NAMES = ("math", "np", "njit", "MODEL", "run_system")
+
+
+def card_module_source(card, spec: SystemSpec) -> str:
+    """A checked system card's simulator module, the same text wherever it
+    is made: the compiled folder's simulator.py, lint's checks and the
+    build's evaluation sets (system_run.evaluate_system), so one process
+    compiles the card's `model` once, and numba's disk cache keeps it for
+    the next (the text names the card and its hash, not the compiler's
+    version: the text itself changes when the emitter's output does)."""
+    from .emit import _HEX, _SAFE_NAME
+    if not _SAFE_NAME.match(card.name) or not _HEX.match(card.content_hash):
+        raise ValueError("card name or hash is not safe to place in a comment")
+    header = [f"# Simulator for the scigame system card `{card.name}`: generated, do not edit.",
+              f"# card source sha256: {card.content_hash}",
+              "# Inputs and outputs are arrays in the card's declared units; each point is an",
+              "# initial-value problem integrated by DOP853 (scigame/simrt_system.py).",
+              f"CARD_SHA256 = \"{card.content_hash}\""]
+    return emit_system_source(spec, [(s.name, s.unit.si_factor) for s in card.inputs],
+                              [(o.name, o.unit.si_factor) for o in card.outputs], spec.worlds, header)
 
 
 def numba_module_source(spec: SystemSpec, inputs, outputs, worlds) -> str:
-    """The integrator module as plain numba code (for lint's checks and for
-    simulating a submitted law), cached by its text (system_run.py)."""
-    return emit_system_source(spec, inputs, outputs, worlds, ["# scigame system integrator: generated"]
-                              + NUMBA_HEADER)
+    """The simulator module of some worlds (a submitted law's, a player's
+    candidates), cached by its text (system_run.load_source)."""
+    return emit_system_source(spec, inputs, outputs, worlds, ["# scigame system integrator: generated"])
 
 
-__all__ = ["system_spec", "emit_system_source", "numba_module_source", "si_tree", "inline_calls", "math", "np"]
+__all__ = ["system_spec", "emit_system_source", "card_module_source", "numba_module_source", "si_tree", "inline_calls", "math", "np"]

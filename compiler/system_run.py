@@ -1,12 +1,15 @@
-"""Running a system's integrator outside a compiled folder: lint's numeric
-checks (E700, E701, W400, W401), the hidden evaluation set at build time,
-and a player's submitted law at scoring time.
+"""Loading and running a system card's simulator module: the compiled
+folder's simulator.py at play time, and the same text outside a folder for
+lint's numeric checks (E700, E701, W400, W401) and the hidden evaluation
+sets at build time; the module of a player's submitted law at scoring time.
 
-The integrator is the one `system_emit` writes, as plain numba code in a
-module kept in the user's cache folder under the hash of its text
-(`systems/<hash>.py`), so numba's own disk cache beside it makes every later
-process's first call cheap. Nothing else is cached: a card whose text
-changed gets another module.
+A module's text is kept in the user's cache folder under the hash of the
+text (`systems/sys_<hash>.py`) and imported from there once per process,
+so numba's own disk cache beside it makes every later process's first call
+cheap, and lint, the build and the runtime of one process share one
+compiled `model` (system_emit.card_module_source gives them the same text).
+The integrator they call is scigame/simrt_system.py's, compiled once per
+machine. A card whose text changed gets another module.
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ from typing import Mapping
 
 import numpy as np
 
-#: From this many points on, the prange twin (compiling it costs more than a small batch saves).
-PARALLEL_POINTS = 1024
 _LOCK = threading.Lock()
 _MODULES: dict[str, object] = {}
 
@@ -54,14 +55,13 @@ def load_source(source: str):
 
 
 def run(module, world: str, xs: list[np.ndarray], n_outputs: int) -> list[np.ndarray]:
-    """One world's kernel over points (its prange twin from PARALLEL_POINTS on)."""
+    """One world's kernel over points (the prange driver for many)."""
     n = len(xs[0]) if xs else 0
     ys = [np.empty(n) for _ in range(n_outputs)]
     if n == 0:
         return ys
-    fn = getattr(module, f"env_{world}_parallel" if n >= PARALLEL_POINTS else f"env_{world}")
     with _LOCK:  # numba's thread pool serves one caller at a time
-        fn(*[np.ascontiguousarray(x, dtype=np.float64) for x in xs], *ys)
+        getattr(module, f"env_{world}_parallel")(*[np.ascontiguousarray(x, dtype=np.float64) for x in xs], *ys)
     return ys
 
 
@@ -71,15 +71,12 @@ _SPECS: dict[int, tuple] = {}
 def evaluate_system(card, env, inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
     """A checked system card's outputs (declared units) at inputs (declared
     units), integrated by its compiled kernel."""
-    from .system_emit import numba_module_source, system_spec
+    from .system_emit import card_module_source, system_spec
     key = id(card)
     if key not in _SPECS or _SPECS[key][0] is not card:
         if len(_SPECS) > 64:
             _SPECS.clear()
-        spec = system_spec(card)
-        source = numba_module_source(spec, [(s.name, s.unit.si_factor) for s in card.inputs],
-                                     [(o.name, o.unit.si_factor) for o in card.outputs], spec.worlds)
-        _SPECS[key] = (card, load_source(source))
+        _SPECS[key] = (card, load_source(card_module_source(card, system_spec(card))))
     module = _SPECS[key][1]
     shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs))
     xs = [np.broadcast_to(np.asarray(inputs[s.name], dtype=float), shape).ravel() for s in card.inputs]

@@ -96,6 +96,12 @@ class CompiledCard(SystemCardMixin):
         modname = f"scigame_card_{self.data.name}_{self.data.source_sha256[:16]}"
         if modname in sys.modules:
             return sys.modules[modname]
+        if self.data.system is not None:  # the module lint and the build compiled (compiler/system_run.py)
+            from .compiler.system_run import load_source
+            module = load_source(path.read_text(encoding="utf-8"))
+            if getattr(module, "CARD_SHA256", None) != self.data.source_sha256:
+                raise CardError(f"{path}: the simulator does not belong to this card.json")
+            return module
         spec = importlib.util.spec_from_file_location(modname, path)
         if spec is None or spec.loader is None:
             raise CardError(f"{path}: cannot load the simulator")
