@@ -1,0 +1,96 @@
+"""The baseline's fitting primitives (scigame/players/baseline/fitting.py):
+weighted least squares against numpy, the nonlinear refinement against
+scipy's curve_fit, rational and decimal snapping, and the rounding of
+constants to the digits the data support."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.optimize import curve_fit
+
+from scigame.players.baseline.fitting import (ERROR_CAP, Law, best_scale, exponent_penalty, refine, rounding_bound,
+                                              scaled_errors, snap_decimals, snap_options, wls, worst_error)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000))
+def test_wls_is_numpy_weighted_lstsq(seed):
+    rng = np.random.default_rng(seed)
+    A, y, w = rng.normal(size=(8, 3)), rng.normal(size=8), rng.uniform(0.1, 3.0, 8)
+    want = np.linalg.solve(A.T @ np.diag(w) @ A, A.T @ np.diag(w) @ y)  # the normal equations
+    assert wls(A, y, w) == pytest.approx(want, rel=1e-8, abs=1e-10)
+
+
+def test_wls_refuses_underdetermined_and_empty():
+    assert wls(np.ones((2, 3)), np.ones(2), np.ones(2)) is None
+    assert wls(np.ones((3, 0)), np.ones(3), np.ones(3)) is None
+
+
+def test_best_scale():
+    f, y, w = np.array([1.0, 2.0, 3.0]), np.array([2.1, 3.9, 6.2]), np.array([1.0, 0.5, 2.0])
+    assert best_scale(f, y, w) == pytest.approx(np.sum(w * f * y) / np.sum(w * f * f))
+    assert best_scale(np.zeros(3), y, w) is None and best_scale(f, np.zeros(3), w) is None
+
+
+def test_refine_matches_curve_fit():
+    """y = a·exp(b·x) on noisy readings: the same constants as scipy's curve_fit
+    with sigma = the error scale."""
+    rng = np.random.default_rng(5)
+    x = np.linspace(0.0, 2.0, 15)
+    y = 1.7 * np.exp(0.8 * x) * (1 + rng.normal(0, 0.01, 15))
+    sw = 0.01 * np.abs(y)
+
+    def model(t, X):
+        return t[0] * np.exp(t[1] * X["x"])
+    got = refine(model, np.array([1.0, 1.0]), {"x": x}, y, sw, nfev=200)
+    want, _ = curve_fit(lambda x_, a, b: a * np.exp(b * x_), x, y, p0=[1.0, 1.0], sigma=sw)
+    assert got == pytest.approx(want, rel=1e-5)
+    sub = refine(model, got, {"x": x}, y, sw, idx=np.arange(0, 15, 2), nfev=200)  # on every other point
+    want_sub, _ = curve_fit(lambda x_, a, b: a * np.exp(b * x_), x[::2], y[::2], p0=got, sigma=sw[::2])
+    assert sub == pytest.approx(want_sub, rel=1e-5)
+    assert refine(model, np.array([1.0, 1.0, 1.0]), {"x": x[:2]}, y[:2], sw[:2]) is None
+
+
+def test_scaled_errors_are_capped():
+    e = scaled_errors(np.array([1.0, 2.0, np.nan, 1e9]), np.array([1.5, 2.0, 1.0, 0.0]), np.array([0.5, 1.0, 1.0, 1.0]))
+    assert list(e) == [1.0, 0.0, ERROR_CAP, ERROR_CAP]
+    assert list(scaled_errors(None, np.zeros(2), np.ones(2))) == [ERROR_CAP, ERROR_CAP]
+
+
+def test_snap_options_and_penalties():
+    assert snap_options(1.98) == [Fraction(2)]
+    assert snap_options(0.52) == [Fraction(1), Fraction(1, 2)]  # the nearest integer first, then the nearest fraction
+    assert snap_options(0.34) == [Fraction(0), Fraction(1, 3)]
+    assert exponent_penalty(Fraction(0)) == 0.0
+    assert exponent_penalty(Fraction(2)) == pytest.approx(0.5 * math.log(3))
+    assert exponent_penalty(Fraction(1, 3)) == pytest.approx(0.5 * math.log(2) + 1.2 * math.log(4))
+    assert exponent_penalty(Fraction(6)) == pytest.approx(0.5 * math.log(7) + 2.0)
+
+
+def test_snap_decimals_rounds_as_far_as_the_data_allow():
+    """y = c·x with c = 2.30004 fitted on readings of 2.3·x: rounded to 2.3
+    (the largest error stays within max(0.3, 1.5 × the fitted one)); a
+    constant the data pin down finer is kept."""
+    x = np.linspace(1.0, 2.0, 6)
+    y = 2.3 * x
+    sw = 0.01 * y
+
+    def model(t, X):
+        return t[0] * X["x"]
+    assert snap_decimals(model, np.array([2.30004]), {"x": x}, y, sw, rel=0.005)[0] == 2.3
+    tight = 1e-6 * y  # a tolerance of a millionth: 2.30004 is 17 tolerances off 2.3 is kept from 2.3
+    assert snap_decimals(model, np.array([2.30004]), {"x": x}, 2.30004 * x, tight, rel=0.005)[0] == 2.30004
+    assert rounding_bound(0.1) == 0.3 and rounding_bound(1.0) == 1.5
+    assert worst_error(model, np.array([2.0]), {"x": x}, y, sw) == pytest.approx(np.max(0.3 * x / (0.01 * y)))
+
+
+def test_law_set_fit():
+    law = Law("k", "t", 1.0, 0, 0.0, lambda idx: None)
+    law.set_fit(np.array([0.5, 2.0]))
+    assert (law.fit_error, law.fit_max) == (4.25, 2.0)

@@ -1,0 +1,64 @@
+"""The baseline's predictor-tree helpers (scigame/players/baseline/trees.py):
+constructors, constant folding and evaluation, against numpy written here."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scigame.players.baseline.trees import evaluate, fold, is_num, op, power, product, scaled, substitute, var
+
+X = {"x": np.array([0.5, 1.0, 4.0]), "s": np.array([2.0, 2.0, 2.0])}
+
+
+def test_constructors():
+    assert var("x") == {"var": "x"} and op("add", 1.0, var("x")) == {"op": "add", "args": [1.0, {"var": "x"}]}
+    assert product([1.0, var("x"), 1.0]) == var("x") and product([1.0]) == 1.0
+    assert evaluate(product([2.0, var("x"), var("s")]), X) == pytest.approx(2.0 * X["x"] * X["s"])
+    assert power(var("x"), 1) == var("x") and power(var("x"), 0.5) == op("sqrt", var("x"))
+    assert evaluate(power(var("x"), -1.5), X) == pytest.approx(X["x"] ** -1.5)
+    assert scaled(3.0, 2.0) == 6.0 and scaled(1.0, var("x")) == var("x")
+    assert evaluate(scaled(-2.0, var("x")), X) == pytest.approx(-2.0 * X["x"])
+    assert is_num(2) and is_num(2.5) and not is_num(True) and not is_num(var("x"))
+
+
+def test_substitute_folds_the_unused_member():
+    """G = (1 − s)·x + s·x² at s = 0 is x, at s = 1 is x², at s = 2 numerically 2x² − x."""
+    tree = op("add", op("mul", op("sub", 1.0, var("s")), var("x")), op("mul", var("s"), op("pow", var("x"), 2.0)))
+    assert substitute(tree, "s", 0.0) == var("x")
+    assert substitute(tree, "s", 1.0) == op("pow", var("x"), 2.0)
+    assert evaluate(substitute(tree, "s", 2.0), X) == pytest.approx(2 * X["x"] ** 2 - X["x"])
+    assert substitute(tree, "s", var("x")) == substitute(tree, "s", var("x"))  # a tree in place of a name
+    assert evaluate(substitute(tree, "s", var("x")), X) == pytest.approx((1 - X["x"]) * X["x"] + X["x"] ** 3)
+
+
+def test_fold_rules():
+    x = var("x")
+    assert fold("mul", [0.0, x]) == 0.0 and fold("mul", [1.0, x]) == x and fold("mul", [1.0, 1.0]) == 1.0
+    assert fold("add", [0.0, x]) == x and fold("sub", [x, 0.0]) == x and fold("div", [x, 1.0]) == x
+    assert fold("div", [x, 2.0]) == op("div", x, 2.0)
+    assert fold("log", [-1.0]) == op("log", -1.0)  # outside the domain: left as it is, not folded to nan
+    assert fold("div", [1.0, 0.0]) == op("div", 1.0, 0.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["add", "sub", "mul", "div", "pow"]), st.floats(0.1, 10.0), st.floats(-3.0, 3.0))
+def test_fold_of_numbers_is_numpy(name, a, b):
+    want = {"add": a + b, "sub": a - b, "mul": a * b, "div": a / b if b else math.inf, "pow": a ** b}[name]
+    got = fold(name, [a, b])
+    if math.isfinite(want) and b != 0:
+        assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_evaluate_returns_none_outside_the_domain():
+    assert evaluate(op("log", op("sub", var("x"), 1.0)), X) is None  # log(−0.5)
+    assert evaluate(op("div", 1.0, op("sub", var("x"), 1.0)), X) is None  # 1/0
+    assert evaluate(op("exp", op("mul", 1000.0, var("x"))), X) is None  # overflows at x = 1 and 4
+    assert evaluate(var("missing"), X) is None
+    assert evaluate({"op": "nope", "args": []}, X) is None
+    assert evaluate(2.0, X) == pytest.approx([2.0, 2.0, 2.0])  # a number, broadcast to the points
+    assert evaluate(op("exp", var("x")), X) == pytest.approx(np.exp(X["x"]))
