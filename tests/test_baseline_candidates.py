@@ -19,7 +19,7 @@ import pytest
 import sympy
 from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-from scigame.players.baseline import bernoulli, derived, kinetics, oscillation, relax, saturation, search, sums
+from scigame.players.baseline import bernoulli, derived, kinetics, monomials, oscillation, relax, saturation, search, sums
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.fitting import rounding_bound, scaled_errors
 from scigame.players.baseline.search import OutputData
@@ -116,7 +116,7 @@ def frozen(monkeypatch):
     numpy model at exactly the law's own constants (the lambda of the three)."""
     def start(model, theta0, *args, **kwargs):
         return np.asarray(theta0, float)
-    for module in (search, kinetics, bernoulli, saturation, oscillation, relax, sums, derived):
+    for module in (search, monomials, kinetics, bernoulli, saturation, oscillation, relax, sums, derived):
         if hasattr(module, "refine"):
             monkeypatch.setattr(module, "refine", start)
 
