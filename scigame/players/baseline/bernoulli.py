@@ -1,6 +1,6 @@
 """Relaxation with a quadratic rate toward an equilibrium (Bernoulli kinetics).
 
-When the excess x = y − y∞ over an equilibrium obeys dx/dq = a·x − a·k·x²
+When the excess x = y − y∞ over an equilibrium obeys dx/dq = a·x + a·k·x²
 (a rate that grows with the excess: cooling that speeds up when hot, the
 logistic law when y∞ = 0), its solution from the initial value y₀ (an
 input with the output's units) is
