@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 
-def _is_structural(value: float) -> bool:
+def is_structural(value: float) -> bool:
     """Small integers and simple fractions (exponents, 2 in 2·π) are part of
     the form, not free constants."""
     if abs(value) > 16:
@@ -36,7 +36,7 @@ def _constants(tree, path=()):
         if isinstance(node, dict):
             for i, a in enumerate(node.get("args", [])):
                 stack.append((a, p + (i,)))
-        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not _is_structural(float(node)):
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not is_structural(float(node)):
             out.append((p, float(node)))
     return out
 

@@ -5,7 +5,8 @@ The values a short-time reading gives are only estimates of the law (the
 arguments move a little even at the shortest time, and a Fixed design's
 readings are at any time), so the search's laws are forms to try, not
 answers. Each candidate form has its free constants (every number that is
-not a small integer or a simple fraction, failure.py's rule) made into
+not a small integer or a simple fraction: failure.is_structural, the rule
+the failure modes use) made into
 parameters, which enter the player's own simulation of the system
 (system.SystemModel) as extra inputs, so one compiled module serves a whole
 fit; scipy's least squares then fits them to the observed trajectories
@@ -26,6 +27,7 @@ from typing import Optional
 
 import numpy as np
 
+from ...failure import is_structural
 from .identify import Hyp
 
 #: Residual evaluations (each one simulation of the observed points) per fit.
@@ -36,12 +38,6 @@ MAX_FORMS = 4
 UNREPRODUCED = 1e3
 
 
-def _structural(value: float) -> bool:
-    if abs(value) > 16:
-        return False
-    return abs(float(Fraction(value).limit_denominator(4)) - value) < 1e-12
-
-
 def parametrize(tree) -> tuple[object, list[float]]:
     """The tree with each free constant replaced by the variable `__cI`, and
     the constants' values."""
@@ -50,7 +46,7 @@ def parametrize(tree) -> tuple[object, list[float]]:
     def walk(t):
         if isinstance(t, dict) and "op" in t:
             return {"op": t["op"], "args": [walk(a) for a in t["args"]]}
-        if isinstance(t, (int, float)) and not isinstance(t, bool) and not _structural(float(t)):
+        if isinstance(t, (int, float)) and not isinstance(t, bool) and not is_structural(float(t)):
             values.append(float(t))
             return {"var": f"__c{len(values) - 1}"}
         return t
