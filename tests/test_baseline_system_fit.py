@@ -52,11 +52,21 @@ def _power(c: float, exponent) -> dict:
     return {"op": "mul", "args": [c, {"op": "pow", "args": [{"var": "dT"}, exponent]}]}
 
 
+@pytest.mark.parametrize(("value", "structural"), [(0.0, True), (2.0, True), (-0.5, True), (1.25, True), (16.0, True),
+                                                   (0.21, False), (17.0, False), (6.674e-11, False),
+                                                   (3.02e-33, False), (-1e-300, False), (1.0 + 1e-9, False)])
+def test_a_constant_is_free_unless_a_small_integer_or_simple_fraction(value, structural):
+    from scigame.failure import is_structural
+    assert is_structural(value) is structural
+
+
 def test_parametrize_frees_only_the_constants_that_are_not_structural():
     param, values = parametrize(_power(0.21, 1.25))
     assert values == [0.21]  # 5/4 is part of the form
     assert param == _power({"var": "__c0"}, 1.25)
     assert substitute(param, [0.5]) == _power(0.5, 1.25)
+    # a tiny constant (the law's factor in SI-sized units) is free too
+    assert parametrize(_power(3.02e-33, -2))[1] == [3.02e-33]
 
 
 def test_the_fit_recovers_the_constants_of_the_hidden_law(cooling):
