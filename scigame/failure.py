@@ -18,13 +18,16 @@ from typing import Optional
 import numpy as np
 
 
-def _is_structural(value: float) -> bool:
+def is_structural(value: float) -> bool:
     """Small integers and simple fractions (exponents, 2 in 2·π) are part of
     the form, not free constants."""
+    if value == 0:
+        return True
     if abs(value) > 16:
         return False
     frac = Fraction(value).limit_denominator(4)
-    return abs(float(frac) - value) < 1e-12
+    # relative: a tiny constant (G in SI, 6.7e-11) is near the fraction 0 but is no part of the form
+    return frac != 0 and abs(float(frac) - value) <= 1e-12 * abs(value)
 
 
 def _constants(tree, path=()):
@@ -36,7 +39,7 @@ def _constants(tree, path=()):
         if isinstance(node, dict):
             for i, a in enumerate(node.get("args", [])):
                 stack.append((a, p + (i,)))
-        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not _is_structural(float(node)):
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not is_structural(float(node)):
             out.append((p, float(node)))
     return out
 

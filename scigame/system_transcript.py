@@ -26,9 +26,11 @@ def system_lines(task: dict) -> list[str]:
     return lines
 
 
-def trajectory_lines(task: dict, observations: Iterable) -> list[str]:
+def trajectories(task: dict, observations: Iterable) -> list[tuple[tuple, list]]:
     """Observations (objects with `.inputs` and `.outputs`) grouped by their
-    inputs other than the time, each group in time order."""
+    inputs other than the time: (the starting inputs as sorted (name, value)
+    pairs, the group's observations in time order), groups in order of first
+    appearance. Empty for a card without a system."""
     sysv = task.get("system")
     if not sysv:
         return []
@@ -37,10 +39,16 @@ def trajectory_lines(task: dict, observations: Iterable) -> list[str]:
     for ob in observations:
         key = tuple(sorted((k, round(float(v), 12)) for k, v in ob.inputs.items() if k != time))
         groups.setdefault(key, []).append(ob)
+    return [(key, sorted(obs, key=lambda o: float(o.inputs.get(time, 0.0)))) for key, obs in groups.items()]
+
+
+def trajectory_lines(task: dict, observations: Iterable) -> list[str]:
+    """The trajectories as text lines, one a group."""
     lines = []
-    for key, obs in groups.items():
+    for key, obs in trajectories(task, observations):
+        time = task["system"]["time"]
         start = ", ".join(f"{k}={_fmt(v)}" for k, v in key)
         steps = "; ".join(f"{time}={_fmt(o.inputs.get(time))}: " + ", ".join(f"{k}={_fmt(v)}" for k, v in o.outputs.items())
-                          for o in sorted(obs, key=lambda o: float(o.inputs.get(time, 0.0))))
+                          for o in obs)
         lines.append(f"Trajectory from {start}: {steps}")
     return lines

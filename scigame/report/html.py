@@ -24,6 +24,7 @@ from .markup import content_security_policy, ident
 from .markup import text as _e
 from .plots import Figure
 from .tables import Table
+from .trajectories import trajectories_html
 
 _CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5rem auto;max-width:1400px;
@@ -206,7 +207,10 @@ def _episode_html(e: Episode) -> str:
     if e.outcome is not None and (e.outcome.reason or e.outcome.strict_reason):
         reason = f'<p class="muted">{_e(e.outcome.reason)} {_e(e.outcome.strict_reason)}</p>'
     turns = "".join(_turn_html(t) for t in e.turns)
-    return f'<details class="episode"><summary>{label}</summary>{given}{turns}{reason}</details>'
+    observed = list(e.given) + [t.response.observation for t in e.turns
+                                if t.response is not None and t.response.observation is not None]
+    trajectories = trajectories_html(e.task, observed)
+    return f'<details class="episode"><summary>{label}</summary>{given}{turns}{trajectories}{reason}</details>'
 
 
 def _cards_html(runs: Runs) -> str:

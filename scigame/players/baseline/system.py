@@ -30,8 +30,10 @@ from .discover import discover
 from .identify import Hyp
 from .task import Sampler, parse_inputs, parse_outputs
 
-#: Short-time experiments an Adaptive Discovery episode plans.
+#: Experiments an Adaptive Discovery episode plans (half at the shortest time).
 PLANNED = 12
+#: Hypotheses reported at a submission.
+MAX_HYPOTHESES = 4
 #: Candidate points drawn when choosing an Identification experiment.
 CANDIDATE_POINTS = 48
 #: The player's own integrator: coarser than the card's (its readings need ~1e-4 of a tolerance),
@@ -71,21 +73,33 @@ class SystemModel:
                                law_tol_rel=law["tolerance"]["rel"], worlds={}, rtol=max(sysv["rtol"], PLAYER_RTOL),
                                max_steps=PLAYER_MAX_STEPS, scaling_groups=[[j] for j in range(len(states))])
 
-    def simulate(self, law_si, points: dict[str, np.ndarray], extra: Optional[np.ndarray] = None):
+    def simulate(self, law_si, points: dict[str, np.ndarray], extra: Optional[dict[str, np.ndarray]] = None):
         """Outputs (declared units) at `points` with the law `law_si` (an SI
-        tree over `arg:NAME`, or over `in:__c` with `extra` its values)."""
+        tree over `arg:NAME`, and over `in:NAME` for the `extra` inputs, the
+        constants being fitted: one compiled module serves every value)."""
         from ...compiler.system_emit import numba_module_source
         from ...compiler.system_run import load_source, run
-        inputs = self.inputs + ([("__c", 1.0)] if extra is not None else [])
+        extra = extra or {}
+        inputs = self.inputs + [(k, 1.0) for k in extra]
         world = self.world.model_copy(update={"law": law_si})
         module = load_source(numba_module_source(self.spec, inputs, self.outputs, {"player": world}))
-        xs = [np.asarray(points[n], dtype=float) for n, _ in self.inputs] + ([extra] if extra is not None else [])
+        xs = [np.asarray(points[n], dtype=float) for n, _ in self.inputs] + [np.asarray(v, float)
+                                                                             for v in extra.values()]
         ys = run(module, "player", xs, len(self.outputs))
         return dict(zip([n for n, _ in self.outputs], ys))
 
     def law_si(self, tree):
         from ...system_score import submitted_law_si
         return submitted_law_si(self.spec, tree)
+
+    def law_si_params(self, tree):
+        """law_si of a tree whose `__cI` variables are constants being fitted
+        (the extra inputs `in:__cI` of `simulate`)."""
+        if isinstance(tree, dict) and "var" in tree and tree["var"].startswith("__c"):
+            return {"var": f"in:{tree['var']}"}
+        if isinstance(tree, dict) and "op" in tree:
+            return {"op": tree["op"], "args": [self.law_si_params(a) for a in tree["args"]]}
+        return self.law_si(tree)
 
     def arguments_at_start(self, points: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The law's arguments (declared units) at time 0, from the first
@@ -108,7 +122,7 @@ class SystemModel:
         grid = np.concatenate([-np.logspace(8, -14, 45), [0.0], np.logspace(-14, 8, 45)])
         rep = {k: np.repeat(np.asarray(v, dtype=float), len(grid)) for k, v in points.items()}
         cs = np.tile(grid, n)
-        sim = self.simulate({"var": "in:__c"}, rep, cs)
+        sim = self.simulate({"var": "in:__c"}, rep, {"__c": cs})
         tol = {o["name"]: o for o in self._outputs_view}
         err = np.zeros(n * len(grid))
         for name, y in sim.items():
@@ -130,7 +144,7 @@ class SystemModel:
         return np.where(np.isfinite(err.min(axis=1)), c, np.nan)
 
     def _misfit(self, points, observed, c):
-        sim = self.simulate({"var": "in:__c"}, points, c)
+        sim = self.simulate({"var": "in:__c"}, points, {"__c": c})
         e = np.zeros(len(c))
         for o in self._outputs_view:
             obs = observed[o["name"]]
@@ -199,28 +213,38 @@ def _discover(state, task, model: SystemModel, X, Y) -> Action:
     plan = min(PLANNED, n + left) if state.protocol == "adaptive" else 0
     values = np.zeros(0)
     args = {}
+    short = _short_rows(task, X, n)
     if n:
-        values = model.law_values(X, Y)
-        args = model.arguments_at_start(X)
+        Xs, Ys = {k: v[short] for k, v in X.items()}, {k: v[short] for k, v in Y.items()}
+        values = model.law_values(Xs, Ys)
+        args = model.arguments_at_start(Xs)
     if state.protocol == "adaptive" and n < plan and not state.must_submit:
         c = float(np.nanmedian(values)) if n and np.isfinite(values).any() else 0.0
         hyps = [Hyp(f"The law is about {c:.4g} [{model.spec.law_unit}] here.", 0.5, {law: c}),
                 Hyp(f"The law is about {2 * c:.4g} [{model.spec.law_unit}] here.", 0.5, {law: 2 * c})]
-        point = _short_point(task, n)
+        point = _design_point(task, n)
         preds = []
         pts = {k: np.array([v]) for k, v in point.items()}
         for h in hyps:
-            sim = model.simulate({"var": "in:__c"}, pts, np.array([model.law_si(h.predictor[law])]))
+            sim = model.simulate({"var": "in:__c"}, pts, {"__c": np.array([model.law_si(h.predictor[law])])})
             preds.append({o: float(v[0]) if np.isfinite(v[0]) else 0.0 for o, v in sim.items()})
         return Action(hypotheses=[Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor)
                                   for h in hyps],
-                      notes="a short-time reading: it gives the law's value where the system starts",
+                      notes="a reading at the shortest time gives the law's value where the system starts; one at another time, a trajectory to fit",
                       experiment=Experiment(inputs=point, outputs=[o["name"] for o in task["outputs"]],
                                             predictions=preds))
-    hyps = _search(task, model, args, values, n)
+    hyps = _search(task, model, args, values, int(short.sum()))
+    why = f"the law searched on {int(np.isfinite(values).sum())} values read from the shortest-time readings"
+    if n:
+        from .system_fit import Fitter, fitted_hypotheses
+        fitted = fitted_hypotheses(Fitter(model, task["outputs"], X, Y), law, hyps,
+                                   task["system"]["law"]["arguments"], values, args)
+        if fitted:
+            hyps = fitted[:MAX_HYPOTHESES]
+            why += (f", each candidate's constants then fitted through the simulated system to all {n} readings, "
+                    "the best evidence chosen")
     top = max(range(len(hyps)), key=lambda i: hyps[i].confidence)
-    return _submit(state, task, hyps, top, f"the law fitted to {int(np.isfinite(values).sum())} values read from "
-                   "short-time experiments")
+    return _submit(state, task, hyps, top, why)
 
 
 def _law_task(task: dict, model: SystemModel) -> dict:
@@ -248,29 +272,48 @@ def _search(task, model: SystemModel, args: dict, values: np.ndarray, n: int) ->
     return hyps if len(hyps) >= 2 else hyps + [Hyp("A constant.", 0.0, {law: float(np.median(values[ok]))})]
 
 
-def _short_point(task: dict, k: int) -> dict[str, float]:
-    """The k-th short-time experiment: the time at its lower bound, the other
-    inputs on a Halton sequence over their domains."""
+def _short_rows(task: dict, X: dict, n: int) -> np.ndarray:
+    """The readings at the shortest allowed time (all of them when fewer
+    than three are: a Fixed design's times are anywhere)."""
+    time = task["system"]["time"]
+    lo = next(float(i["domain"]["lo"]) for i in task["inputs"] if i["name"] == time)
+    short = np.asarray(X.get(time, np.zeros(n)), dtype=float) <= lo * (1 + 1e-9) if n else np.zeros(0, bool)
+    return short if short.sum() >= 3 else np.ones(n, bool)
+
+
+def _design_point(task: dict, k: int) -> dict[str, float]:
+    """The k-th Adaptive Discovery experiment: the other inputs on a Halton
+    sequence over their domains (several initial states); the time at its
+    lower bound for even k (a reading of the law's value where the system
+    starts), anywhere in its domain for odd k (the trajectory that the
+    candidates' fitted constants must reproduce)."""
     time = task["system"]["time"]
     point = {}
-    primes = [2, 3, 5, 7, 11, 13, 17]
+    primes = [2, 3, 5, 7, 11, 13, 17, 19]
     j = 0
     for i in task["inputs"]:
         d = i["domain"]
-        if i["name"] == time:
+        if i["name"] == time and k % 2 == 0:
             point[i["name"]] = float(d["lo"])
             continue
-        u = _radical(k + 1, primes[j % len(primes)])
+        if i["name"] == time:
+            u = _radical(k // 2 + 1, 19)
+            point[i["name"]] = _in_domain(d, u)
+            continue
+        point[i["name"]] = _in_domain(d, _radical(k + 1, primes[j % (len(primes) - 1)]))
         j += 1
-        if d["kind"] == "set":
-            vals = d["values"]
-            point[i["name"]] = float(vals[min(int(u * len(vals)), len(vals) - 1)])
-        elif d["kind"] == "log":
-            point[i["name"]] = float(math.exp(math.log(d["lo"]) + u * (math.log(d["hi"]) - math.log(d["lo"]))))
-        else:
-            v = d["lo"] + u * (d["hi"] - d["lo"])
-            point[i["name"]] = float(round(v) if d["kind"] == "integer" else v)
     return point
+
+
+def _in_domain(d: dict, u: float) -> float:
+    """The point at fraction u of a domain (log domains in log)."""
+    if d["kind"] == "set":
+        vals = d["values"]
+        return float(vals[min(int(u * len(vals)), len(vals) - 1)])
+    if d["kind"] == "log":
+        return float(math.exp(math.log(d["lo"]) + u * (math.log(d["hi"]) - math.log(d["lo"]))))
+    v = d["lo"] + u * (d["hi"] - d["lo"])
+    return float(round(v) if d["kind"] == "integer" else v)
 
 
 def _radical(i: int, base: int) -> float:
