@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
 from typing import NamedTuple
 
@@ -77,28 +75,20 @@ class Printing(NamedTuple):
 
 def _print_summary(report, run: Printing) -> None:
     """This invocation's episodes as the report's tables (per cell or per card), and the folder's totals."""
-    from ..report import render
-    from ..report.invocation import eval_tables, folder_line, invocation_runs
-    from ..summary import failure_counts
-
     from ..errors import UserFacingError
+    from ..report.invocation import eval_summary, invocation_runs
     try:
         inv = invocation_runs(report.folder, report.planned_keys)
     except UserFacingError as exc:  # a damaged record or log of an earlier run: the episodes are stored all the same
         say(f"scigame: the summary tables cannot be drawn: {exc}", err=True)
         return
-    tables = eval_tables(inv, run.by)
+    text, lines = eval_summary(inv, report.folder, run.by, run.fmt, console_width())
     if run.fmt == "json":
-        from ..report.formats import to_json_tables
-        click.echo(json.dumps({"tables": to_json_tables(tables), "folder": folder_line(inv, report.folder),
-                               "failure_modes": failure_counts(inv.runs.rows)}, indent=2))
+        click.echo(text)
     else:
-        say(render(tables, run.fmt, console_width()).rstrip("\n"))
-    echo = functools.partial(_echo, err=run.fmt != "text")
-    failures = failure_counts(inv.runs.rows)
-    if failures:
-        echo("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
-    echo(folder_line(inv, report.folder))
+        say(text)
+    for line in lines:
+        _echo(line, err=run.fmt != "text")
 
 
 def _echo(text: str, err: bool = False) -> None:
