@@ -209,72 +209,100 @@ def llm_options(endpoint_help: str, timeout: float, sampling: bool = True,
     return packed(LLMOptions, "llm", options)
 
 
-@dataclasses.dataclass(frozen=True)
-class EvalOptions:
-    """`scigame eval`'s options (the LLM ones apart, see LLMOptions), as typed."""
+# ---- eval's options, made from EvalConfig's rows (scigame/run_config.py) -----------------
 
-    paths: tuple[str, ...]
-    player: str = "baseline"
-    settings: str = "all"
-    envs: str = "all"
-    protocols: str = "all"
-    budgets: str = "4"
-    reps: int = 3
-    max_steps: Optional[int] = None
-    concurrency: int = 1
-    workers: Optional[int] = None
-    executor: str = "local"
-    ray_address: Optional[str] = None
-    seed: int = 0
-    out_dir: Optional[str] = None
-    force: bool = False
-    rerun_failed: bool = False
-    quiet: bool = False
-    max_cost: Optional[float] = None
-    window: Optional[str] = None
-    noises: str = "card"
-    contexts: str = "full"
-    distractors: str = "0"
-    tools: str = "none"
-    tool_calls: int = 20
-    tool_cpu: float = 60.0
-    tool_wall: float = 120.0
-    by: str = "cell"  # the summary per cell or per card
-    fmt: str = "text"  # the summary's format
+def _vocabulary(name: str):
+    """One of the run's vocabularies (imported when an option is read, not at start-up)."""
+    from . import controls, records
+    return getattr(records, name, None) or getattr(controls, name)
 
-    def config(self, paths: list[str], llm: LLMOptions):
-        """The run's EvalConfig over `paths`, every value checked (a usage error names the option)."""
-        from .controls import CONTEXTS, MAX_DISTRACTORS
-        from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS
-        from .runner import EvalConfig
 
-        if self.ray_address and self.executor != "ray":
-            raise click.UsageError("--ray-address needs --executor ray")
-        slug = self.player.replace(":", "_").replace("/", "_")
-        return EvalConfig(
-            paths=list(paths), player=self.player, settings=csv_choice(self.settings, SETTINGS, "setting"),
-            environments=csv_choice(self.envs, ENVIRONMENTS, "env"),
-            protocols=csv_choice(self.protocols, PROTOCOLS, "protocol"), budgets=parse_budgets(self.budgets),
-            repetitions=self.reps, max_steps=self.max_steps, concurrency=self.concurrency, workers=self.workers,
-            executor=self.executor, ray_address=self.ray_address, seed=self.seed,
-            out=self.out_dir or default_run_folder(slug, self.paths), force=self.force, rerun_failed=self.rerun_failed,
-            max_cost=self.max_cost, window=self.window, noises=parse_noises(self.noises),
-            contexts=csv_choice(self.contexts, CONTEXTS, "context"),
-            distractors=parse_distractor_counts(self.distractors, MAX_DISTRACTORS), tools=self.tools,
-            tool_calls=self.tool_calls, tool_cpu=self.tool_cpu, tool_wall=self.tool_wall, llm=llm.settings())
+#: The readers of eval's options typed as text (the rows with `text`), by field:
+#: text to the field's value, or a usage error naming the option.
+READERS = {
+    "settings": lambda text: csv_choice(text, _vocabulary("SETTINGS"), "setting"),
+    "environments": lambda text: csv_choice(text, _vocabulary("ENVIRONMENTS"), "env"),
+    "protocols": lambda text: csv_choice(text, _vocabulary("PROTOCOLS"), "protocol"),
+    "budgets": parse_budgets,
+    "noises": parse_noises,
+    "contexts": lambda text: csv_choice(text, _vocabulary("CONTEXTS"), "context"),
+    "distractors": lambda text: parse_distractor_counts(text, _vocabulary("MAX_DISTRACTORS")),
+}
 
-    def resolve(self, config):
-        """The run's card files and Temporal window, found and read once
-        (runner.resolve_run) and handed to the run: a usage error names the
-        paths or --window that do not resolve."""
-        from .discovery import CardPathError
-        from .runner import resolve_run
-        try:
-            return resolve_run(config)
-        except CardPathError as exc:
-            raise click.UsageError(str(exc))
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--window")
+
+def _click_type(row):
+    """The click type of an option row's `kind`."""
+    low, high = row.bounds
+    return {"text": None, "int": int, "flag": None, "folder": click.Path(file_okay=False),
+            "ints": click.IntRange(low, high) if row.kind == "ints" else None,
+            "number": FiniteFloat(min=low, max=high) if row.kind == "number" else None,
+            "choice": click.Choice(list(row.choices))}[row.kind]
+
+
+def given_default(f: dataclasses.Field):
+    """What an EvalConfig field's option holds when the command line does not give it."""
+    row = f.metadata["option"]
+    if row.text is not None:
+        return row.text
+    from .run_config import FIELD_DEFAULT
+    if row.given is not FIELD_DEFAULT:
+        return row.given
+    return f.default
+
+
+def config_options(first: str, last: str):
+    """A decorator adding the click options of EvalConfig's fields `first` to
+    `last` (in field order), each named after its field."""
+    from .run_config import option_fields
+
+    names = [f.name for f in option_fields()]
+    chosen = option_fields()[names.index(first):names.index(last) + 1]
+
+    def decorate(command):
+        for f in reversed(chosen):
+            row = f.metadata["option"]
+            if row.kind == "flag":
+                command = click.option(row.flag, f.name, is_flag=True, help=row.help)(command)
+                continue
+            command = click.option(row.flag, f.name, type=_click_type(row), default=given_default(f),
+                                   show_default=row.show_default, metavar=row.metavar, help=row.help)(command)
+        return command
+    return decorate
+
+
+def eval_config(values: dict, paths: tuple[str, ...], llm: LLMOptions, bundled: list[str]):
+    """The run's EvalConfig from eval's option values by field name (one not
+    given takes the command line's default), over `paths` (none: the
+    `bundled` cards); every value checked, a usage error names the option."""
+    from .run_config import EvalConfig, option_fields
+
+    fields = option_fields()
+    unknown = set(values) - {f.name for f in fields}
+    if unknown:
+        raise TypeError(f"not options of eval: {', '.join(sorted(unknown))}")
+    config = {}
+    for f in fields:
+        value = values.get(f.name, given_default(f))
+        config[f.name] = READERS[f.name](value) if f.metadata["option"].text is not None else value
+    if config["ray_address"] and config["executor"] != "ray":
+        raise click.UsageError("--ray-address needs --executor ray")
+    if config["out"] is None:
+        config["out"] = default_run_folder(config["player"].replace(":", "_").replace("/", "_"), paths)
+    return EvalConfig(paths=list(paths or bundled), llm=llm.settings(), **config)
+
+
+def resolve_config(config):
+    """The run's card files and Temporal window, found and read once
+    (runner.resolve_run) and handed to the run: a usage error names the
+    paths or --window that do not resolve."""
+    from .discovery import CardPathError
+    from .runner import resolve_run
+    try:
+        return resolve_run(config)
+    except CardPathError as exc:
+        raise click.UsageError(str(exc))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--window")
 
 
 def default_run_folder(player_slug: str, paths: tuple[str, ...]) -> str:

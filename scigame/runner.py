@@ -14,7 +14,7 @@ import itertools
 import json
 import platform
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Callable, Optional
@@ -25,40 +25,10 @@ from .discovery import find_cards
 from .episode_context import CALL_LEDGER, SLOT_RELEASE, Once
 from .executors import make_executor
 from .players import PlayerFactory, make_player
-from .records import ENVIRONMENTS, PROTOCOLS, SETTINGS, EpisodeKey
+from .records import EpisodeKey
+from .run_config import EvalConfig
 from .runlock import hold_run_lock
 from .store import Store
-
-
-@dataclass
-class EvalConfig:
-    paths: list[str]
-    player: str = "baseline"
-    settings: list[str] = field(default_factory=lambda: list(SETTINGS))
-    environments: list[str] = field(default_factory=lambda: list(ENVIRONMENTS))
-    protocols: list[str] = field(default_factory=lambda: list(PROTOCOLS))
-    budgets: list[int] = field(default_factory=lambda: [4])
-    repetitions: int = 3
-    max_steps: Optional[int] = None  # overrides the cards' adaptive step caps
-    concurrency: int = 1
-    workers: Optional[int] = 1  # worker processes (or Ray tasks) in flight; None: every core (CPU)
-    executor: str = "local"  # local | ray (see scigame/executors.py)
-    ray_address: Optional[str] = None  # --executor ray: the cluster to join (None: start a local one)
-    seed: int = 0
-    out: str = "runs/baseline"
-    force: bool = False
-    rerun_failed: bool = False
-    max_cost: Optional[float] = None  # dollars: stop starting episodes once the run has spent this
-    window: Optional[str] = None  # FROM..TO: Temporal cards whose two dates both fall inside
-    #: Experimental controls, each an axis of the matrix (see scigame.controls):
-    noises: list[Optional[float]] = field(default_factory=lambda: [None])  # None: each card's own noise
-    contexts: list[str] = field(default_factory=lambda: ["full"])
-    distractors: list[int] = field(default_factory=lambda: [0])
-    tools: str = "none"  # the player's tools: none | python (a sandboxed Python, scigame/llm/tools.py)
-    tool_calls: int = 20  # --tools python: per episode, calls ...
-    tool_cpu: float = 60.0  # ... CPU seconds ...
-    tool_wall: float = 120.0  # ... and wall seconds, in all
-    llm: dict = field(default_factory=dict)  # LLMConfig fields and `models` for openai:MODEL players
 
 
 @dataclass
@@ -213,7 +183,8 @@ async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], No
 
     `on_progress(event, done, total)` is called with event "plan" once and
     "episode" after each episode. `player` = (name, factory) plays instead
-    of `config.player` (for players defined in Python). `resolved` is what
+    of `config.player` (for players defined in Python); such a player plays
+    in this process unless `config.workers` asks for worker processes. `resolved` is what
     the command already found and read (`resolve_run`); without it the run
     resolves its config itself.
     """
@@ -233,6 +204,8 @@ async def _run_locked(config: EvalConfig, folder: Path, on_progress, player, res
         options.update(tools=config.tools, tool_caps=ToolCaps(calls=config.tool_calls, cpu_seconds=config.tool_cpu,
                                                               wall_seconds=config.tool_wall))
     player_name, factory = player or make_player(config.player, **options)
+    if player is not None and config.workers is None:  # a factory of the caller's (it may be a local class,
+        config = replace(config, workers=1)  # which worker processes cannot receive) plays in this process
     executor = make_executor(config, factory)
     try:
         return await _run(config, on_progress, folder, player_name, factory, executor, resolved)

@@ -221,6 +221,29 @@ def per_card(rows: list[dict]) -> list[dict]:
     return out
 
 
+def finished_groups(rows: list[dict], group: tuple[str, ...]) -> dict[tuple, list[dict]]:
+    """The finished episodes' rows by their values of `group`."""
+    out: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        if r["status"] == "finished":
+            out[tuple(r.get(k) for k in group)].append(r)
+    return out
+
+
+def sample_counts(done: list[dict]) -> dict:
+    """What a cell's finished episodes hold: its cards, the repetitions per
+    card, the cards whose repetitions all gave the same outcome, and the
+    strict (of decided episodes) and weak successes with their counts."""
+    decided = [r for r in done if r["strict_success"] is not None]
+    outcomes: dict[str, list] = defaultdict(list)
+    for r in done:
+        outcomes[r["card"]].append((r["weak_success"], r["strict_success"], r["ps"]))
+    return {"cards": len(outcomes), "reps": max(map(len, outcomes.values()), default=0),
+            "identical": sum(1 for v in outcomes.values() if len(set(v)) == 1),
+            "strict_k": sum(bool(r["strict_success"]) for r in decided), "strict_n": len(decided),
+            "weak_k": sum(bool(r["weak_success"]) for r in done), "weak_n": len(done)}
+
+
 def usage_table(rows: list[dict]) -> list[dict]:
     """Tokens and dollars by player and protocol (all episodes, finished or not)."""
     groups: dict[tuple, list[dict]] = defaultdict(list)
@@ -247,6 +270,33 @@ def judge_usage_table(judgements: list[dict]) -> list[dict]:
         groups[(j["judge"], j["protocol"])].append(j)
     return [{"judge": judge, "protocol": protocol, "episodes": len(js), **judge_usage(js)}
             for (judge, protocol), js in sorted(groups.items())]
+
+
+def usage_by_who(rows: list[dict], judgements: list[dict]) -> list[dict]:
+    """Tokens and dollars of every player and judge (`who`, `role`) per
+    protocol, and over all protocols (protocol `all`), players first."""
+    out = [{"who": u["player"], "role": "player", **u} for u in usage_table(rows)]
+    out += [{"who": u["judge"], "role": "judge", **u} for u in judge_usage_table(judgements)]
+    for who in sorted({(r["role"], r["who"]) for r in out}):
+        mine = [r for r in out if (r["role"], r["who"]) == who and r["protocol"] != "all"]
+        out.append({"who": who[1], "role": who[0], "protocol": "all", "episodes": sum(r["episodes"] for r in mine),
+                    **{k: sum(r[k] for r in mine) for k in ("input_tokens", "output_tokens", "cost_usd")}})
+    out.sort(key=lambda r: (r["role"], r["who"], r["protocol"] == "all", r["protocol"]))
+    return out
+
+
+def failures_by_player(rows: list[dict], judgements: list[dict], players) -> list[dict]:
+    """Per failure mode (`source` outcome or judges), its count for each
+    player, and last the finished episodes of each."""
+    per = {p: failure_counts([r for r in rows if r["player"] == p]) for p in players}
+    judged = {p: judge_failure_counts([j for j in judgements if j["player"] == p]) for p in players}
+    out = [{"source": "outcome", "mode": m, **{p: per[p].get(m, 0) for p in players}}
+           for m in sorted({m for c in per.values() for m in c})]
+    out += [{"source": "judges", "mode": m, **{p: judged[p].get(m, 0) for p in players}}
+            for m in sorted({m for c in judged.values() for m in c})]
+    finished = {p: sum(1 for r in rows if r["player"] == p and r["status"] == "finished") for p in players}
+    out.append({"source": "outcome", "mode": "(finished episodes)", **finished})
+    return out
 
 
 def judge_failure_counts(judgements: list[dict]) -> dict[str, int]:

@@ -8,7 +8,9 @@ import click
 from click.testing import CliRunner
 
 from scigame.cli import main
-from scigame.options import EvalOptions, LLMOptions, llm_options, packed
+import dataclasses
+
+from scigame.options import LLMOptions, llm_options, packed
 
 LLM = ["--base-url", "--api-key-env", "--reasoning-effort", "--temperature", "--max-tokens", "--timeout",
        "--max-retries", "--no-structured", "--models"]
@@ -47,8 +49,13 @@ def test_the_llm_commands_share_one_definition():
 def test_packed_options_arrive_as_one_object():
     seen = {}
 
+    @dataclasses.dataclass(frozen=True)
+    class Run:
+        paths: tuple
+        reps: int = 3
+
     @click.command()
-    @packed(EvalOptions, "run")
+    @packed(Run, "run")
     @click.argument("paths", nargs=-1)
     @click.option("--reps", type=int, default=3)
     @llm_options("endpoint", timeout=9.0)
@@ -58,7 +65,7 @@ def test_packed_options_arrive_as_one_object():
 
     result = CliRunner().invoke(cmd, ["a.sci", "--reps", "5", "--timeout", "2", "--no-structured", "--other", "y"])
     assert result.exit_code == 0, result.output
-    assert seen["run"] == EvalOptions(paths=("a.sci",), reps=5)
+    assert seen["run"] == Run(paths=("a.sci",), reps=5)
     assert seen["llm"] == LLMOptions(timeout=2.0, no_structured=True)
     assert seen["other"] == "y"
     config = seen["llm"].config("m")

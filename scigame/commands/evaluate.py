@@ -2,76 +2,29 @@
 
 from __future__ import annotations
 
-import functools
-import json
 import sys
+from typing import NamedTuple
 
 import click
 
-from ..options import DOLLARS, EvalOptions, FiniteFloat, llm_options, packed
+from ..options import config_options, llm_options
 from .common import (EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, console_width, default_eval_paths, progress,
                      say, stop_on_auth_error)
 
 
 @click.command(name="eval")
-@packed(EvalOptions, "run")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--player", default="baseline", show_default=True,
-              help="baseline | openai:MODEL | replay:RUN_DIR")
-@click.option("--setting", "settings", default="all", show_default=True,
-              help="identification,discovery (comma-separated) or all")
-@click.option("--env", "envs", default="all", show_default=True, help="original,counterfactual or all")
-@click.option("--protocol", "protocols", default="all", show_default=True, help="prior,fixed,adaptive or all")
-@click.option("--budget", "budgets", default="4", show_default=True,
-              help="Fixed-protocol budgets B, comma-separated (e.g. 1,2,4,8).")
-@click.option("--reps", default=3, show_default=True, type=click.IntRange(1, 1000),
-              help="Independent repetitions per cell.")
-@click.option("--max-steps", type=click.IntRange(1, 100000), default=None,
-              help="Adaptive step cap (default: each card's `adaptive ... max_steps`).")
-@click.option("--concurrency", default=1, show_default=True, type=click.IntRange(1, 256),
-              help="Episodes in flight at once (players that wait on a network, e.g. openai:MODEL).")
-@click.option("--workers", type=click.IntRange(1, 4096), default=None,
-              help="Worker processes (or Ray tasks in flight) for CPU-bound players such as the "
-                   "baseline. [default: the cores available; with --executor ray, the cluster's CPUs]")
-@click.option("--executor", type=click.Choice(["local", "ray"]), default="local", show_default=True,
-              help="Where episodes run: this machine, or a Ray cluster (pip install -e '.[ray]').")
-@click.option("--ray-address", default=None, metavar="ADDR",
-              help="The Ray cluster to join (host:port, or `auto`); default: start a local Ray instance.")
-@click.option("--seed", default=0, show_default=True, type=int, help="Base seed of the run.")
-@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
-              help="Run folder (default: runs/<player>). Rerunning the same command resumes it.")
-@click.option("--force", is_flag=True, help="Replay every episode, finished or not.")
-@click.option("--rerun-failed", is_flag=True, help="Also replay finished episodes that failed weak ESR.")
+@config_options("player", "rerun_failed")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @llm_options("OpenAI-compatible endpoint (openai:MODEL players).", timeout=120.0)
-@click.option("--max-cost", type=DOLLARS, default=None,
-              help="Dollars: stop starting new episodes once the run folder has spent this much.")
-@click.option("--window", default=None, metavar="FROM..TO",
-              help="Keep only Temporal cards whose journal and preprint dates fall in this window "
-                   "(YYYY-MM-DD; either side may be empty).")
-@click.option("--noise", "noises", default="card", show_default=True,
-              help="Relative measurement noise on every output, comma-separated levels for a sweep "
-                   "(e.g. 0,0.001,0.01); `card`: each output's own `noise`.")
-@click.option("--context", "contexts", default="full", show_default=True,
-              help="Prior knowledge in the task text: full, no-background, anonymous (comma-separated).")
-@click.option("--distractors", "distractors", default="0", show_default=True,
-              help="Extra inputs the law ignores, comma-separated counts (e.g. 0,2).")
-@click.option("--tools", type=click.Choice(["none", "python"]), default="none", show_default=True,
-              help="Tools of an openai:MODEL player: python offers `run_python`, which runs its code "
-                   "on the episode's observations in a bubblewrap sandbox (docs/models.md).")
-@click.option("--tool-calls", type=click.IntRange(1, 1000), default=20, show_default=True,
-              help="--tools python: calls per episode.")
-@click.option("--tool-cpu", type=FiniteFloat(min=0.1, max=3600.0), default=60.0, show_default=True,
-              help="--tools python: CPU seconds per episode, all calls together (at most 10 per call).")
-@click.option("--tool-wall", type=FiniteFloat(min=0.1, max=7200.0), default=120.0, show_default=True,
-              help="--tools python: wall-clock seconds per episode, all calls together (at most 20 per call).")
+@config_options("max_cost", "tool_wall")
 @click.option("--by", "by", type=click.Choice(["cell", "card"]), default="cell", show_default=True,
               help="Summarise per cell, or per card with every failed episode's submission beside the law.")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "latex", "csv", "json"]), default="text",
               show_default=True, help="How to print the summary (as for `scigame report`).")
 
 
-def eval_cmd(run: EvalOptions, llm):
+def eval_cmd(paths, quiet, by, fmt, llm, **options):
     """Play the episode matrix and store every episode.
 
     With no PATHS it uses the bundled cards (the repository's cards/).
@@ -83,16 +36,16 @@ def eval_cmd(run: EvalOptions, llm):
 
     from ..executors import ExecutorError
     from ..llm.client import AuthFailure
-    from ..options import check_output_folder
+    from ..options import check_output_folder, eval_config, resolve_config
     from ..players import PlayerSpecError
     from ..runner import run_eval
     from ..sandbox import SandboxUnavailable
     from ..summary import summarize_run
 
-    config = run.config(run.paths or default_eval_paths(), llm)
-    resolved = run.resolve(config)
+    config = eval_config(options, paths, llm, default_eval_paths())
+    resolved = resolve_config(config)
     check_output_folder(config.out, "--out")
-    bar, on_progress = progress("episodes", run.quiet)
+    bar, on_progress = progress("episodes", quiet)
     try:
         with bar:
             report = asyncio.run(run_eval(config, on_progress, resolved=resolved))
@@ -107,36 +60,35 @@ def eval_cmd(run: EvalOptions, llm):
         say(f"scigame: {exc}", err=True)
         sys.exit(EXIT_USAGE)
     summary = summarize_run(report.folder)
-    _print_eval(report, summary, run)
+    _print_eval(report, summary, config, Printing(by, fmt))
     stop_on_auth_error(report.auth_error, report.errors)
     # episodes left unstarted by --max-cost are not findings: the budget did its job (docs/cli.md)
     sys.exit(EXIT_FINDINGS if report.skipped_cards or report.unfinished else EXIT_OK)
 
 
-def _print_summary(report, run) -> None:
-    """This invocation's episodes as the report's tables (per cell or per card), and the folder's totals."""
-    from ..report import render
-    from ..report.invocation import eval_tables, folder_line, invocation_runs
-    from ..summary import failure_counts
+class Printing(NamedTuple):
+    """How eval prints what it played (its options beside the run's, which are EvalConfig's)."""
 
+    by: str  # the summary per cell or per card
+    fmt: str  # the summary's format
+
+
+def _print_summary(report, run: Printing) -> None:
+    """This invocation's episodes as the report's tables (per cell or per card), and the folder's totals."""
     from ..errors import UserFacingError
+    from ..report.invocation import eval_summary, invocation_runs
     try:
         inv = invocation_runs(report.folder, report.planned_keys)
     except UserFacingError as exc:  # a damaged record or log of an earlier run: the episodes are stored all the same
         say(f"scigame: the summary tables cannot be drawn: {exc}", err=True)
         return
-    tables = eval_tables(inv, run.by)
+    text, lines = eval_summary(inv, report.folder, run.by, run.fmt, console_width())
     if run.fmt == "json":
-        from ..report.formats import to_json_tables
-        click.echo(json.dumps({"tables": to_json_tables(tables), "folder": folder_line(inv, report.folder),
-                               "failure_modes": failure_counts(inv.runs.rows)}, indent=2))
+        click.echo(text)
     else:
-        say(render(tables, run.fmt, console_width()).rstrip("\n"))
-    echo = functools.partial(_echo, err=run.fmt != "text")
-    failures = failure_counts(inv.runs.rows)
-    if failures:
-        echo("failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items()))
-    echo(folder_line(inv, report.folder))
+        say(text)
+    for line in lines:
+        _echo(line, err=run.fmt != "text")
 
 
 def _echo(text: str, err: bool = False) -> None:
@@ -145,7 +97,7 @@ def _echo(text: str, err: bool = False) -> None:
     say(wrap_text(text, console_width()), err=err)
 
 
-def _print_eval(report, summary, run) -> None:
+def _print_eval(report, summary, config, run: Printing) -> None:
     """The invocation's summary and what became of its episodes (errors aside)."""
     from ..summary import spend_text
 
@@ -168,7 +120,7 @@ def _print_eval(report, summary, run) -> None:
           f"of {report.planned} planned; run folder: {report.folder}", err=not text)
     if report.not_started:
         _echo(f"{report.not_started} episodes not started: the run has spent ${report.spent_usd:.4f} "
-              f"of --max-cost ${run.max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
+              f"of --max-cost ${config.max_cost:.4f}; rerun with a larger --max-cost to go on", err=True)
     for reason in report.unfinished_reasons[:5]:
         _echo(f"unfinished: {reason}", err=True)
     if len(report.unfinished_reasons) > 5:

@@ -11,8 +11,8 @@ from .common import EXIT_USAGE, default_eval_paths
 from .evaluate import eval_cmd
 
 #: The run plan's options, the very ones `scigame eval` takes (one definition).
-PLAN_OPTIONS = ("paths", "settings", "envs", "protocols", "budgets", "reps", "max_steps", "seed", "out_dir", "window",
-                "noises", "contexts", "distractors")
+PLAN_OPTIONS = ("paths", "settings", "environments", "protocols", "budgets", "repetitions", "max_steps", "seed", "out",
+                "window", "noises", "contexts", "distractors")
 
 
 def _plan_params():
@@ -24,7 +24,7 @@ def _plan_params():
               help="The name the agent's episodes are stored under [default: mcp:<the MCP client's name>].")
 @click.option("--http", "http_port", type=click.IntRange(1, 65535), default=None, metavar="PORT",
               help="Serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.")
-def mcp_cmd(player_name, http_port, **plan):
+def mcp_cmd(player_name, http_port, paths, **plan):
     """Serve the episodes of a run plan to an agent over MCP.
 
     PATHS and the matrix options are `scigame eval`'s; episodes are played
@@ -32,16 +32,16 @@ def mcp_cmd(player_name, http_port, **plan):
     experiment, budget, submit) and stored in the run folder (default
     runs/mcp) like any player's. Rerunning the same command resumes.
     """
-    from ..options import EvalOptions, LLMOptions, check_output_folder
+    from ..options import LLMOptions, check_output_folder, eval_config, resolve_config
 
     try:
         from ..mcp_server import build_server
     except ImportError as exc:
         click.echo(f"scigame: `scigame mcp` needs the mcp package ({exc}): pip install 'scigame[mcp]'", err=True)
         sys.exit(EXIT_USAGE)
-    options = EvalOptions(**{**plan, "out_dir": plan["out_dir"] or "runs/mcp", "player": "mcp"})
-    config = options.config(options.paths or default_eval_paths(), LLMOptions())
-    resolved = options.resolve(config)
+    config = eval_config({**plan, "out": plan["out"] or "runs/mcp", "player": "mcp"}, paths, LLMOptions(),
+                         default_eval_paths())
+    resolved = resolve_config(config)
     check_output_folder(config.out, "--out")
     server = build_server(config, player_name, resolved)
     if http_port is None:

@@ -6,12 +6,14 @@ failed episode, what was submitted beside the world's law.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..records import EpisodeKey
 from .align import plural
 from .data import Runs, load_runs
+from .formats import render, to_json_tables
 from .formula import plain_text
 from .tables import Column, Table, cards_table, main_table, usage_tab
 
@@ -89,3 +91,20 @@ def eval_tables(inv: Invocation, by: str) -> list[Table]:
     if any(r["input_tokens"] or r["output_tokens"] for r in inv.runs.rows):
         tables.append(usage_tab(inv.runs))
     return tables
+
+
+def eval_summary(inv: Invocation, folder: Path, by: str, fmt: str, width: int) -> tuple[str, list[str]]:
+    """What `scigame eval` prints of its invocation: the tables in `fmt`
+    (as JSON with the folder's line and the failure modes beside them), and
+    the lines for people that follow them (failure modes, the folder's totals)."""
+    from ..summary import failure_counts
+
+    tables = eval_tables(inv, by)
+    failures = failure_counts(inv.runs.rows)
+    if fmt == "json":
+        text = json.dumps({"tables": to_json_tables(tables), "folder": folder_line(inv, folder),
+                           "failure_modes": failures}, indent=2)
+    else:
+        text = render(tables, fmt, width).rstrip("\n")
+    lines = ["failure modes: " + ", ".join(f"{k} {v}" for k, v in failures.items())] if failures else []
+    return text, lines + [folder_line(inv, folder)]

@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ..summary import episode_ses, failure_counts, ses_values, judge_failure_counts, judge_usage_table, summarize, usage_table
+from ..summary import episode_ses, failures_by_player, finished_groups, sample_counts, summarize, usage_by_who
 from .align import differences
 from .data import Runs
 from ..records import EpisodeKey
@@ -61,18 +61,6 @@ def _axis_columns(names) -> list[Column]:
                    _BUDGET if a == "budget" else "", axis=True) for a in names]
 
 
-def _members(rows: list[dict], group: tuple[str, ...]) -> dict[tuple, list[dict]]:
-    out: dict[tuple, list[dict]] = defaultdict(list)
-    for r in rows:
-        if r["status"] == "finished":
-            out[tuple(r.get(k) for k in group)].append(r)
-    return out
-
-
-def _outcome(r: dict) -> tuple:
-    return (r["weak_success"], r["strict_success"], r["ps"])
-
-
 #: Scores a cell has only for some cards: (summary key, episode key), with their headers and legends.
 EXTRA_SCORES = (("mean_ps_ood", "ps_ood"), ("weak_ood", "weak_ood"),
                 ("mean_ps_system", "ps_system"), ("weak_system", "weak_system"))
@@ -85,18 +73,12 @@ def _cells(runs: Runs, group: tuple[str, ...]) -> list[dict]:
     """summarize()'s rows, with the cell's cards, repetitions and a 95%
     interval beside every rate and mean, the card as the unit (intervals.py)."""
     ses = episode_ses(runs.judgements)
-    members = _members(runs.rows, group)
+    members = finished_groups(runs.rows, group)
     out = []
     for row in summarize(runs.rows, runs.judgements, group):
         done = members.get(tuple(row[k] for k in group), [])
         decided = [r for r in done if r["strict_success"] is not None]
-        per_card: dict[str, list] = defaultdict(list)
-        for r in done:
-            per_card[r["card"]].append(_outcome(r))
-        row.update(cards=len(per_card), reps=max(map(len, per_card.values()), default=0),
-                   identical=sum(1 for v in per_card.values() if len(set(v)) == 1),
-                   strict_k=sum(bool(r["strict_success"]) for r in decided), strict_n=len(decided),
-                   weak_k=sum(bool(r["weak_success"]) for r in done), weak_n=len(done),
+        row.update(sample_counts(done),
                    strict_esr_ci=card_rate_interval(by_card(decided, lambda r: bool(r["strict_success"]))),
                    weak_esr_ci=card_rate_interval(by_card(done, lambda r: bool(r["weak_success"]))),
                    mean_ps_ci=cluster_bootstrap(by_card(done, lambda r: r["ps"])))
@@ -120,7 +102,7 @@ METRICS = (("strict_esr", "strict ESR", lambda r: None if r["strict_success"] is
 def compare_rows(runs: Runs, cell_axes: tuple[str, ...]) -> list[dict]:
     """Every pair of players (runs), every cell both have, every metric:
     the paired comparison over the shared cards, Holm-adjusted per pair and metric."""
-    members = _members(runs.rows, cell_axes + ("player",))
+    members = finished_groups(runs.rows, cell_axes + ("player",))
     cells = sorted({k[:-1] for k in members}, key=lambda k: tuple(map(str, k)))
     out = []
     for a, b in combinations(runs.players, 2):
@@ -235,13 +217,7 @@ def weak_strict_table(runs: Runs) -> Table:
 
 
 def usage_tab(runs: Runs) -> Table:
-    rows = [{"who": u["player"], "role": "player", **u} for u in usage_table(runs.rows)]
-    rows += [{"who": u["judge"], "role": "judge", **u} for u in judge_usage_table(runs.judgements)]
-    for who in sorted({(r["role"], r["who"]) for r in rows}):
-        mine = [r for r in rows if (r["role"], r["who"]) == who and r["protocol"] != "all"]
-        rows.append({"who": who[1], "role": who[0], "protocol": "all", "episodes": sum(r["episodes"] for r in mine),
-                     **{k: sum(r[k] for r in mine) for k in ("input_tokens", "output_tokens", "cost_usd")}})
-    rows.sort(key=lambda r: (r["role"], r["who"], r["protocol"] == "all", r["protocol"]))
+    rows = usage_by_who(runs.rows, runs.judgements)
     cols = [Column("role", "role"), Column("who", "player or judge"), Column("protocol", "protocol"),
             Column("episodes", "episodes", "int"), Column("input_tokens", "input tokens", "int"),
             Column("output_tokens", "output tokens", "int"), Column("cost_usd", "cost $", "usd")]
@@ -251,14 +227,7 @@ def usage_tab(runs: Runs) -> Table:
 
 def failures_table(runs: Runs) -> Table:
     players = runs.players
-    per = {p: failure_counts([r for r in runs.rows if r["player"] == p]) for p in players}
-    judged = {p: judge_failure_counts([j for j in runs.judgements if j["player"] == p]) for p in players}
-    modes = sorted({m for c in per.values() for m in c})
-    jmodes = sorted({m for c in judged.values() for m in c})
-    rows = [{"source": "outcome", "mode": m, **{p: per[p].get(m, 0) for p in players}} for m in modes]
-    rows += [{"source": "judges", "mode": m, **{p: judged[p].get(m, 0) for p in players}} for m in jmodes]
-    finished = {p: sum(1 for r in runs.rows if r["player"] == p and r["status"] == "finished") for p in players}
-    rows.append({"source": "outcome", "mode": "(finished episodes)", **finished})
+    rows = failures_by_player(runs.rows, runs.judgements, players)
     cols = [Column("source", "assigned by"), Column("mode", "failure mode")] + [Column(p, p, "int") for p in players]
     return Table("failures", "Failure modes per player (the numbers of the paper's Figure 6)", cols, rows)
 
