@@ -195,21 +195,25 @@ def _fold_leaves(op: str, leaves: list[float]) -> list[float]:
     return leaves
 
 
-def _flat(op: str, args: list[Tree]) -> Tree:
+def _flat(op: str, args: list[Tree]) -> list[Tree]:
+    """The terms of a sum or factors of a product, nested ones lifted, the
+    number leaves folded exactly, and (a product) constants first."""
     flat = []
     for a in args:
         flat.extend(a["args"] if isinstance(a, dict) and a.get("op") == op else [a])
     leaves = _fold_leaves(op, [a for a in flat if _is_const(a)]) if any(map(_is_const, flat)) else []
     rest = [a for a in flat if not _is_const(a)]
-    unit = 0.0 if op == "add" else 1.0
-    if op == "mul" and any(a == 0.0 for a in leaves):
+    # constants first, constant subtrees (pi) before the variable factors
+    return leaves + sorted(rest, key=_has_var) if op == "mul" else rest + leaves
+
+
+def _without_units(op: str, args: list[Tree]) -> Tree:
+    """A sum without its terms of 0, a product without its factors of 1
+    (0 if a factor is 0)."""
+    if op == "mul" and any(_is_const(a) and a == 0 for a in args):
         return 0.0
-    leaves = [a for a in leaves if a != unit]
-    if op == "mul":
-        # constants first, constant subtrees (pi) before the variable factors
-        rest = leaves + sorted(rest, key=_has_var)
-    else:
-        rest = rest + leaves
+    unit = 0.0 if op == "add" else 1.0
+    rest = [a for a in args if not (_is_const(a) and a == unit)]
     if not rest:
         return unit
     return rest[0] if len(rest) == 1 else {"op": op, "args": rest}
@@ -237,22 +241,43 @@ def simplify_tree(tree: Tree) -> Tree:
         return float(tree)
     if "var" in tree:
         return tree
-    op = tree["op"]
-    args = [simplify_tree(a) for a in tree["args"]]
+    return simplify_node(tree["op"], [simplify_tree(a) for a in tree["args"]])
+
+
+def simplify_node(op: str, args: list[Tree], evaluate=None) -> Tree:
+    """The node `op` over `args` (each simplified already), simplified: the
+    one simplifier of predictor trees, the compiler's and the baseline's.
+
+    Both drop factors of 1 and terms of 0 (a factor of 0 makes 0), x - 0 and
+    x / 1. Without `evaluate` (simplify_tree, the compiler's laws) constants
+    fold exactly, sums and products are flattened and 0 / x is 0. With it (a
+    function of a tree and points giving its values, or None outside its
+    domain: the baseline's candidates) a node of numbers folds to its float
+    value when that is finite, and no node is flattened or reordered."""
+    if evaluate is not None and all(_is_const(a) for a in args):
+        return _float_value(op, args, evaluate)
     if op in ("add", "mul"):
-        return _flat(op, args)
-    if all(_is_const(a) for a in args):
+        return _without_units(op, _flat(op, args) if evaluate is None else args)
+    if evaluate is None and all(_is_const(a) for a in args):
         value = _fold_exact(op, [_exact(a) for a in args])
         _check_finite(op, value)
         if value is not None and _representable(value):
             return float(value)
-    if op == "div" and _is_const(args[1]) and args[1] == 1.0:
+    if op in ("sub", "div") and _is_const(args[1]) and args[1] == (0.0 if op == "sub" else 1.0):
         return args[0]
-    if op == "div" and _is_const(args[0]) and args[0] == 0.0:
+    if evaluate is None and op == "div" and _is_const(args[0]) and args[0] == 0.0:
         return 0.0
-    if op == "sub" and _is_const(args[1]) and args[1] == 0.0:
-        return args[0]
-    return {"op": op, "args": args}
+    return {"op": op, "args": list(args)}
+
+
+def _float_value(op: str, args: list[float], evaluate) -> Tree:
+    """A node of numbers as its float value, or as it is where that is not finite."""
+    import numpy as np
+
+    value = evaluate({"op": op, "args": [float(a) for a in args]}, {})
+    if value is not None and np.size(value) and math.isfinite(float(np.ravel(value)[0])):
+        return float(np.ravel(value)[0])
+    return {"op": op, "args": list(args)}
 
 
 def tree_text(tree: Tree) -> str:

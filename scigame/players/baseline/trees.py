@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from ...compiler.trees import simplify_node
 from ...predictor import PredictorInvalid, evaluate_predictor
 
 
@@ -57,22 +58,7 @@ def substitute(tree: Any, name: str, value: Any) -> Any:
 def fold(name: str, args: list) -> Any:
     """Constant folding plus 0·x = 0, 1·x = x, x + 0 = x, x − 0 = x, x/1 = x
     (so the s = 0 member of a candidate family drops the unused law)."""
-    if all(is_num(a) for a in args):
-        value = evaluate(op(name, *[float(a) for a in args]), {})
-        if value is not None and np.size(value) and math.isfinite(float(np.ravel(value)[0])):
-            return float(np.ravel(value)[0])
-        return op(name, *args)
-    if name == "mul":
-        if any(is_num(a) and a == 0 for a in args):
-            return 0.0
-        rest = [a for a in args if not (is_num(a) and a == 1)]
-        return rest[0] if len(rest) == 1 else op("mul", *rest) if rest else 1.0
-    if name == "add":
-        rest = [a for a in args if not (is_num(a) and a == 0)]
-        return rest[0] if len(rest) == 1 else op("add", *rest) if rest else 0.0
-    if name in ("sub", "div") and is_num(args[1]) and args[1] == (0 if name == "sub" else 1):
-        return args[0]
-    return op(name, *args)
+    return simplify_node(name, args, evaluate=evaluate)
 
 
 def evaluate(tree: Any, X: dict[str, np.ndarray]) -> Optional[np.ndarray]:

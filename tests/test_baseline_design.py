@@ -1,0 +1,84 @@
+"""The baseline's experiment design (players/baseline/design.py), checked
+against points and counts worked out by hand."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from scigame.players.baseline.design import RIVAL_FLOOR, choose, findings, plan_size, planned
+from scigame.players.baseline.identify import Hyp
+from scigame.players.baseline.task import Input, Output, Sampler
+
+LENGTH = np.eye(7)[1]  # dims.BASE_NAMES: current, length, ...
+
+
+def _linear(name, lo, hi, dim=None, unit="m"):
+    return Input(name, unit, "linear", lo, hi, [], dim=dim)
+
+
+def test_plan_of_two_like_inputs_by_hand():
+    a, b = _linear("a", 0.0, 10.0, LENGTH), _linear("b", 0.0, 10.0, LENGTH)
+    plan = planned([a, b])
+    # base at 0.5, low at 0.15, high at 0.85 of [0, 10]; pair: both high; swap: a low↔b high
+    assert [p for p, _ in plan] == [{"a": 5.0, "b": 5.0}, {"a": 1.5, "b": 5.0}, {"a": 8.5, "b": 5.0},
+                                    {"a": 5.0, "b": 1.5}, {"a": 5.0, "b": 8.5}, {"a": 8.5, "b": 8.5},
+                                    {"a": 8.5, "b": 1.5}]
+    assert [why for _, why in plan][-2:] == ["separability of a and b", "symmetry of a and b"]
+
+
+def test_plan_skips_what_the_constraint_forbids_and_inputs_that_do_not_vary():
+    a, fixed = _linear("a", 0.0, 10.0), _linear("c", 2.0, 2.0)
+    plan = planned([a, fixed], allowed=lambda pt: pt["a"] < 8.0)
+    assert [p for p, _ in plan] == [{"a": 5.0, "c": 2.0}, {"a": 1.5, "c": 2.0}]  # the high point is refused
+
+
+@pytest.mark.parametrize(("n", "budget", "expected"), [
+    (7, None, 7),  # Adaptive without a budget: the whole design
+    (7, 20, 7),  # half of 20 is 10 >= 7
+    (7, 8, 4),  # half of 8 is 4
+    (7, 3, 3),  # a small budget: min(4, B)
+    (2, 10, 4),  # at least min(4, B), even past a plan of 2 (the caller's slice keeps it whole)
+])
+def test_plan_size(n, budget, expected):
+    assert plan_size(n, budget) == expected
+
+
+def _observations(inputs, law):
+    return [SimpleNamespace(inputs=p, outputs={"y": law(p["a"], p["b"])}) for p, _ in planned(inputs)]
+
+
+def test_findings_tell_multiplicative_from_additive_separability():
+    a, b = _linear("a", 1.0, 10.0), _linear("b", 1.0, 10.0, unit="s")
+    out = Output("y", "1", tol_abs=1e-9, tol_rel=1e-6)
+    assert findings([a, b], [out], _observations([a, b], lambda x, y: 3 * x * y ** 2)) == [
+        "y is multiplicatively separable in a and b"]
+    assert findings([a, b], [out], _observations([a, b], lambda x, y: x + 2 * y)) == [
+        "y is additively separable in a and b"]
+    assert findings([a, b], [out], _observations([a, b], lambda x, y: np.sin(x * y) + 2)) == []
+    assert findings([a, b], [out], _observations([a, b], lambda x, y: x * y)[:3]) == []  # the pair point missing
+
+
+def test_choose_goes_where_the_rival_disagrees_most():
+    x = _linear("x", 0.0, 10.0)
+    out = Output("y", "1", tol_abs=1.0, tol_rel=0.0)
+    hyps = [Hyp("y = 0", 0.6, {"y": 0.0}), Hyp("y = x", 0.4, {"y": {"var": "x"}})]
+    point, why, spread = choose([x], [out], hyps, Sampler([x]), [], [], seed=1, turn=0)
+    # they differ by x tolerances: every x >= 5 is decisive (DECISIVE = 5), and the spread is the
+    # largest difference among the 512 candidates, close to 10
+    assert point["x"] >= 5.0 and 9.9 < spread <= 10.0
+    assert why.startswith("hypotheses 1 and 2 differ here by")
+    alike = [Hyp("y = x", 0.6, {"y": {"var": "x"}}), Hyp("y = x too", 0.4, {"y": {"var": "x"}})]
+    assert choose([x], [out], alike, Sampler([x]), [], [], seed=1, turn=0)[2] == 0.0
+    faint = [hyps[0], Hyp("y = x", RIVAL_FLOOR / 2, {"y": {"var": "x"}})]
+    assert choose([x], [out], faint, Sampler([x]), [], [], seed=1, turn=0)[2] == 0.0  # below the floor
+
+
+def test_choose_keeps_away_from_the_refused_region():
+    x = _linear("x", 0.0, 10.0)
+    out = Output("y", "1", tol_abs=1.0, tol_rel=0.0)
+    hyps = [Hyp("y = 0", 0.6, {"y": 0.0}), Hyp("y = x", 0.4, {"y": {"var": "x"}})]
+    point, _, _ = choose([x], [out], hyps, Sampler([x]), [{"x": 1.0}], [{"x": 9.0}], seed=1, turn=0)
+    assert abs(point["x"] - 1.0) < abs(point["x"] - 9.0)  # nearer the measured point than the refused one

@@ -1,0 +1,70 @@
+"""The baseline's monomials (players/baseline/monomials.py): their text and
+tree agree with numpy, the output transforms invert, and the monomial
+search recovers laws made with known exponents."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from scigame.players.baseline.dims import analyse
+from scigame.players.baseline.monomials import (EXACT_FIT, OutputData, exact_fit, monomial_laws, monomial_text,
+                                                monomial_tree, square_transforms, transforms)
+from scigame.players.baseline.task import Input, Output
+from scigame.players.baseline.trees import evaluate, op
+
+M, S = np.eye(7)[1], np.eye(7)[6]  # length and time (dims.BASE_NAMES)
+
+
+def test_monomial_text_and_tree_say_the_same_product():
+    names, p = ["a", "b", "c"], [Fraction(1), Fraction(-1, 2), Fraction(0)]
+    assert monomial_text(names, p) == "a·b^-1/2"
+    assert monomial_text(names, [Fraction(0)] * 3) == "1"
+    X = {"a": np.array([2.0, 3.0]), "b": np.array([4.0, 9.0]), "c": np.array([5.0, 7.0])}
+    np.testing.assert_allclose(evaluate(op("mul", *monomial_tree(names, p)), X), X["a"] / np.sqrt(X["b"]))
+    assert monomial_tree(names, [Fraction(0), Fraction(2), Fraction(0)]) == [op("pow", {"var": "b"}, 2.0)]
+
+
+def test_transforms_invert_and_their_trees_match():
+    angle = Output("theta", "deg", 0.0, 1e-3, is_angle=True, si_factor=np.pi / 180)
+    y = np.array([10.0, 20.0, 40.0])
+    names = [t.name for t in transforms(angle)]
+    assert names == ["y", "1/y", "sin y", "tan y"]
+    assert [t.name for t in transforms(Output("y", "1", 0.0, 1e-3))] == ["y", "1/y"]
+    for t in transforms(angle):
+        np.testing.assert_allclose(t.inverse(t.forward(y)), y)
+        z = {"z": t.forward(y)}
+        np.testing.assert_allclose(evaluate(t.tree({"var": "z"}), z), y)  # the tree is the inverse too
+    neg = -y
+    for t in square_transforms(neg):
+        np.testing.assert_allclose(t.inverse(t.forward(neg)), neg)
+        np.testing.assert_allclose(evaluate(t.tree({"var": "z"}), {"z": t.forward(neg)}), neg)
+    assert square_transforms(np.array([1.0, -1.0])) == [] and square_transforms(np.zeros(0)) == []
+
+
+def _data(y_of, out: Output, n=10):
+    inputs = [Input("L", "m", "linear", 0.5, 2.0, [], dim=M), Input("t", "s", "linear", 1.0, 3.0, [], dim=S)]
+    rng = np.random.default_rng(7)
+    X = {"L": rng.uniform(0.5, 2.0, n), "t": rng.uniform(1.0, 3.0, n)}
+    return OutputData(inputs, out, X, y_of(X["L"], X["t"]), analyse(inputs, out)), X
+
+
+def test_exact_fit_by_hand():
+    quiet = Output("a", "m/s^2", tol_abs=0.0, tol_rel=0.01, dim=M - 2 * S, resolution=0.1)
+    data, _ = _data(lambda L, t: 10.0 + 0 * L, quiet)
+    # scale 0.01·10 = 0.1; half a resolution step 0.05 is 0.5 tolerances; plus 0.02, capped at EXACT_FIT
+    assert exact_fit(data) == min(EXACT_FIT, 0.52) == 0.25
+    sharp = Output("a", "m/s^2", tol_abs=0.0, tol_rel=0.01, dim=M - 2 * S, resolution=0.001)
+    assert exact_fit(_data(lambda L, t: 10.0 + 0 * L, sharp)[0]) == 0.02 + 0.005
+    noisy = Output("a", "m/s^2", tol_abs=0.0, tol_rel=0.01, dim=M - 2 * S, noise_rel=0.01)
+    assert exact_fit(_data(lambda L, t: 10.0 + 0 * L, noisy)[0]) == EXACT_FIT
+
+
+def test_monomial_laws_recover_an_acceleration():
+    out = Output("a", "m/s^2", tol_abs=0.0, tol_rel=1e-3, dim=M - 2 * S)
+    data, X = _data(lambda L, t: 2.0 * L / t ** 2, out)
+    laws = monomial_laws(data)
+    best = min(laws, key=lambda law: law.fit_max)
+    assert best.fit_max <= 1.0 and best.k == 1
+    np.testing.assert_allclose(evaluate(best.tree, X), 2.0 * X["L"] / X["t"] ** 2, rtol=1e-3)
