@@ -173,3 +173,27 @@ def test_the_pruned_polynomial_finds_the_velocity_term_no_start_shows(tmp_path):
     assert "(q^1 + u^1)" in text and fit.free == 2
     assert fit.constants == pytest.approx([-0.2, -0.8], rel=1e-3)
     assert fit.worst < 0.05
+
+
+def test_a_fixed_discovery_submission_reports_confidences_that_sum_to_one(tmp_path):
+    """More candidates are fitted than reported: the reported ones' confidences are renormalised
+    (on these readings they summed to 0.85, and the protocol refused the action)."""
+    from scigame.players.base import EpisodeState
+    from scigame.players.baseline.system import MAX_HYPOTHESES, decide_system
+    from scigame.records import Observation
+    card = scigame.load_card(REPO / "cards" / "systems" / "tank_draining.sci", cache_dir=tmp_path)
+    task = card.public_view("original", "discovery")
+    rng = np.random.default_rng(1)
+    X = {"A": rng.uniform(0.5, 2, 8), "h0": rng.uniform(0.5, 2, 8), "t": rng.uniform(10, 600, 8)}
+    obs = []
+    for i in range(8):  # the tank drains at q = 0.001 m^2.5/s · √d
+        sol = solve_ivp(lambda _t, y: [-0.001 * y[0] ** 0.5 / X["A"][i]], (0.0, X["t"][i]), [X["h0"][i]],
+                        method="DOP853", rtol=1e-12, atol=1e-14)
+        obs.append(Observation(inputs={k: float(v[i]) for k, v in X.items()}, outputs={"h": float(sol.y[0, -1])}))
+    state = EpisodeState(task=task | {"threshold": 0.9}, setting="discovery", protocol="fixed", threshold=0.9,
+                         observations=obs, turns=[], must_submit=True, steps_left=None, seed=0)
+    action = decide_system(state)
+    assert len(action.hypotheses) <= MAX_HYPOTHESES
+    assert sum(h.confidence for h in action.hypotheses) == pytest.approx(1.0, abs=1e-9)
+    score = card.score(action.submission.predictor, "original")
+    assert score.weak and score.strict
