@@ -241,6 +241,9 @@ def _discover(state, task, model: SystemModel, X, Y) -> Action:
                                    task["system"]["law"]["arguments"], values, args)
         if fitted:
             hyps = fitted[:MAX_HYPOTHESES]
+            total = sum(h.confidence for h in hyps)  # the evidence's weights, over the ones reported
+            for h in hyps:
+                h.confidence /= total
             why += (f", each candidate's constants then fitted through the simulated system to all {n} readings, "
                     "the best evidence chosen")
     top = max(range(len(hyps)), key=lambda i: hyps[i].confidence)
