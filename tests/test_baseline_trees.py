@@ -106,6 +106,8 @@ def test_a_statement_reads_as_its_tree(tree):
     (op("mul", 3.0, op("div", 1.0, op("add", 1.0, var("x")))), "3/(1 + x)"),
     (op("mul", -1.0, var("x"), var("s")), "-x·s"),
     (op("mul", var("x"), -2.0), "x·(-2)"),
+    (op("add", 1.0, op("mul", -2.5, var("x"))), "1 - 2.5·x"),  # not 1 + -2.5·x
+    (op("div", 1.0, op("mul", 1.0, op("add", var("x"), var("s")))), "1/(x + s)"),
 ])
 def test_statement_layout(tree, text):
     assert tree_text(tree) == text

@@ -116,6 +116,16 @@ def _wrapped(tree: Any, binding: int) -> str:
     return f"({tree_text(tree)})" if own < binding else tree_text(tree)
 
 
+def _added(term: Any) -> str:
+    """` + term`, or ` - …` for a negative constant or a product led by one."""
+    if is_num(term) and term < 0:
+        return f" - {fmt(-term)}"
+    if isinstance(term, dict) and term.get("op") == "mul" and term["args"] and is_num(term["args"][0]) \
+            and term["args"][0] < 0:
+        return f" - {_wrapped(op('mul', -term['args'][0], *term['args'][1:]), 2)}"
+    return f" + {_wrapped(term, 1)}"
+
+
 def tree_text(tree: Any) -> str:
     """A law's statement from its tree, read as ordinary arithmetic (· times,
     ^ power, binding tighter than · and /; what needs them gets
@@ -136,6 +146,8 @@ def tree_text(tree: Any) -> str:
             return "1"
         minus = is_num(kept[0]) and kept[0] == -1.0 and len(kept) > 1
         kept = kept[1:] if minus else kept
+        if len(kept) == 1 and not minus:
+            return tree_text(kept[0])
         out = fmt(kept[0]) if is_num(kept[0]) else _wrapped(kept[0], 2)
         for a in kept[1:]:
             reciprocal = isinstance(a, dict) and a.get("op") == "div" and is_num(a["args"][0]) and a["args"][0] == 1.0
@@ -144,8 +156,7 @@ def tree_text(tree: Any) -> str:
     if name in _INFIX:  # add, sub, div: the right operands of − and / bind tighter than their own level
         symbol, binding = _INFIX[name]
         first = fmt(args[0]) if is_num(args[0]) else _wrapped(args[0], binding)
-        if name == "add":  # a negative constant term as a difference: x - 3, not x + -3
-            return first + "".join(f" - {fmt(-a)}" if is_num(a) and a < 0 else f" + {_wrapped(a, 1)}"
-                                   for a in args[1:])
+        if name == "add":  # a negative term as a difference: x - 3 and x - 2·s, not x + -3 and x + -2·s
+            return first + "".join(_added(a) for a in args[1:])
         return symbol.join([first] + [_wrapped(a, binding + 1) for a in args[1:]])
     return f"{name}({', '.join(tree_text(a) for a in args)})"
