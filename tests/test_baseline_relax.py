@@ -18,11 +18,12 @@ import scigame
 from scigame.players.baseline import BaselinePlayer
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.fitting import decimal_exponent
-from scigame.players.baseline.relax import normal, places, relax, text
+from scigame.players.baseline.relax import normal, places, relax
 from scigame.players.baseline.search import OutputData, search
 from scigame.players.baseline.select import rank
 from scigame.players.baseline.task import Input, Output
 from scigame.players.baseline.trees import evaluate, op, var
+from scigame.players.baseline.trees import tree_text as text
 from scigame.protocols import play_episode
 from scigame.records import EpisodeKey
 

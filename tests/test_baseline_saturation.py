@@ -55,7 +55,7 @@ def test_hill_with_a_fractional_exponent():
     data = _data(lambda S: 3.0 / (1.0 + (S / 1.3) ** 2.7))
     data.y = np.round(data.y, 5)
     law_ = _found(data, "1/(1+·)")
-    assert law_.text == "v = 3·1/(1+(S/1.3)^2.7)"
+    assert law_.text == "v = 3/(1 + (S/1.3)^2.7)"
     c, ratio = law_.tree["args"]
     z = ratio["args"][1]["args"][1]
     assert (c, z["args"][0]["args"][1], z["args"][1]) == (3.0, 1.3, 2.7)

@@ -8,9 +8,12 @@ import math
 import numpy as np
 import pytest
 from hypothesis import given, settings
+import sympy
 from hypothesis import strategies as st
+from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-from scigame.players.baseline.trees import evaluate, fold, is_num, op, power, product, scaled, substitute, var
+from scigame.players.baseline.trees import (evaluate, fold, is_num, op, power, product, scaled, substitute, tree_text,
+                                            var)
 
 X = {"x": np.array([0.5, 1.0, 4.0]), "s": np.array([2.0, 2.0, 2.0])}
 
@@ -62,3 +65,49 @@ def test_evaluate_returns_none_outside_the_domain():
     assert evaluate({"op": "nope", "args": []}, X) is None
     assert evaluate(2.0, X) == pytest.approx([2.0, 2.0, 2.0])  # a number, broadcast to the points
     assert evaluate(op("exp", var("x")), X) == pytest.approx(np.exp(X["x"]))
+
+
+# -- statements written from trees (tree_text): read back by sympy as ordinary arithmetic ------------
+
+_LEAVES = st.one_of(st.sampled_from([var("x"), var("s")]),
+                    st.sampled_from([1.0, 2.0, -1.0, -3.0, 0.5, 7 / 3, -1 / 3, 2.6, 1e-3, 6.022e11]))
+
+
+def _trees(children):
+    binary = st.tuples(st.sampled_from(["add", "sub", "mul", "div"]), children, children).map(
+        lambda t: op(t[0], t[1], t[2]))
+    powers = st.tuples(children, st.sampled_from([2.0, -2.0, 0.5, 7 / 3, -1 / 2, 2.6, -0.7])).map(
+        lambda t: op("pow", op("add", 3.0, op("mul", t[0], t[0])), t[1]))  # a positive base
+    calls = st.tuples(st.sampled_from(["exp", "sin", "cos", "neg", "tanh"]), children).map(lambda t: op(t[0], t[1]))
+    return st.one_of(binary, powers, calls, st.lists(children, min_size=3, max_size=3).map(lambda a: op("mul", *a)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.recursive(_LEAVES, _trees, max_leaves=7))
+def test_a_statement_reads_as_its_tree(tree):
+    """Whatever the tree, its statement parsed by sympy (· as *, ^ as **)
+    computes what the tree computes: precedence and signs included."""
+    got = evaluate(tree, X)
+    if got is None or np.max(np.abs(got)) > 1e8:
+        return
+    said = parse_expr(tree_text(tree).replace("·", "*"), local_dict={"x": sympy.Symbol("x"), "s": sympy.Symbol("s")},
+                      transformations=standard_transformations + (convert_xor,))
+    values = sympy.lambdify([sympy.Symbol("x"), sympy.Symbol("s")], said, "numpy")(X["x"], X["s"])
+    # the statement's constants have 4 significant digits
+    assert np.broadcast_to(values, got.shape) == pytest.approx(got, rel=5e-3 * 7, abs=1e-6), tree_text(tree)
+
+
+@pytest.mark.parametrize(("tree", "text"), [
+    (op("mul", 2.0, op("pow", var("x"), 7 / 3)), "2·x^(7/3)"),  # not x^7/3, which reads as x⁷/3
+    (op("mul", 2.0, op("sub", 1.0, op("cos", op("mul", 0.5, var("x"))))), "2·(1 - cos(0.5·x))"),
+    (op("div", var("x"), op("mul", var("s"), var("x"))), "x/(s·x)"),
+    (op("sub", var("x"), op("add", var("s"), -3.0)), "x - (s - 3)"),
+    (op("pow", op("pow", var("x"), 2.0), 3.0), "(x^2)^3"),
+    (op("mul", 3.0, op("div", 1.0, op("add", 1.0, var("x")))), "3/(1 + x)"),
+    (op("mul", -1.0, var("x"), var("s")), "-x·s"),
+    (op("mul", var("x"), -2.0), "x·(-2)"),
+    (op("add", 1.0, op("mul", -2.5, var("x"))), "1 - 2.5·x"),  # not 1 + -2.5·x
+    (op("div", 1.0, op("mul", 1.0, op("add", var("x"), var("s")))), "1/(x + s)"),
+])
+def test_statement_layout(tree, text):
+    assert tree_text(tree) == text

@@ -1,8 +1,8 @@
 """Relaxation with a quadratic rate toward an equilibrium (Bernoulli kinetics).
 
 When the excess x = y − y∞ over an equilibrium obeys dx/dq = a·x + a·k·x²
-(a rate that grows with the excess: cooling that speeds up when hot, the
-logistic law when y∞ = 0), its solution from the initial value y₀ (an
+(a rate that grows with the excess: cooling that speeds up when hot; the
+logistic law when y∞ = 0, with k < 0: growth toward −1/k), its solution from the initial value y₀ (an
 input with the output's units) is
 
     y = y∞ + x₀·E / (1 + k·x₀·(1 − E)),   x₀ = y₀ − y∞,  E = exp(a·q),
@@ -26,8 +26,7 @@ import numpy as np
 
 from .fitting import Law, refine, rounding_bound, scaled_errors, snap_decimals, worst_error
 from .monomials import ARGUMENT_GRID, Argument, OutputData, arguments
-from .task import fmt
-from .trees import op, var
+from .trees import fold, op, tree_text, var
 
 #: Arguments q tried (the simplest first, as kinetics.py).
 MAX_ARGUMENTS = 6
@@ -155,7 +154,7 @@ def _zero_equilibrium(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
 
 
 def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Optional[Law]:
-    qtext, qtree, qfn, qcost = arg.text, arg.tree, arg.values, arg.cost
+    qtree, qfn, qcost = arg.tree, arg.values, arg.cost
 
     def model(theta, X):
         return _model(np.asarray(X[init], float), qfn(X), theta)
@@ -165,13 +164,11 @@ def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Opti
     theta = _zero_equilibrium(model, theta, data)
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     y_inf, k, a = (float(t) for t in theta)
-    excess = op("sub", var(init), y_inf)
+    excess = fold("sub", [var(init), y_inf])  # folded: y∞ = 0 (logistic growth) leaves x, not x − 0
     e = op("exp", op("mul", a, qtree))
-    tree: Any = op("add", y_inf, op("div", op("mul", excess, e),
-                                    op("add", 1.0, op("mul", k, excess, op("sub", 1.0, e)))))
-    x0 = init if y_inf == 0 else f"({init} − {fmt(y_inf)})" if y_inf > 0 else f"({init} + {fmt(-y_inf)})"
-    text = (f"{data.output.name} = " + (f"{fmt(y_inf)} + " if y_inf else "")
-            + f"{x0}·E/(1 + {fmt(k)}·{x0}·(1 − E)), E = exp({fmt(a)}·{qtext})")
+    tree: Any = fold("add", [y_inf, op("div", op("mul", excess, e),
+                                        op("add", 1.0, op("mul", k, excess, op("sub", 1.0, e))))])
+    text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)

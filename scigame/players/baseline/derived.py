@@ -42,7 +42,7 @@ from .dims import analyse
 from .fitting import Law
 from .monomials import OutputData
 from .task import Input
-from .trees import op, substitute, var
+from .trees import op, substitute, tree_text, var
 
 #: Description length of one derived variable beyond the choice of its pair (nats).
 DERIVED_COST = 1.0
@@ -221,7 +221,7 @@ def lift(law: Law, derived: list[Derived], cost: float) -> Law:
         return None if fn is None else (lambda X, fn=fn: fn(reduce_points(X, derived)))
     names = " and ".join(d.text for d in derived)
     noun = "a derived variable" if len(derived) == 1 else "derived variables"
-    out = Law(f"{law.kind}; with {names} as {noun}", law.text, tree, law.k, law.complexity + cost, refit,
+    out = Law(f"{law.kind}; with {names} as {noun}", f"{law.text.partition(' = ')[0]} = {tree_text(tree)}", tree, law.k, law.complexity + cost, refit,
               law.fit_error, fit_max=law.fit_max)
     return out
 

@@ -12,7 +12,7 @@ from .dims import analyse
 from .fitting import Law
 from .identify import Hyp
 from .prior import prior_laws
-from .search import OutputData, search
+from .search import OutputData, ruled_out, search_found
 from .select import Group, group, rank
 from .task import Input, Output
 
@@ -27,27 +27,44 @@ def context_text(task: dict) -> str:
 
 
 def output_groups(inputs: list[Input], o: Output, X: dict, y: np.ndarray, check_X: dict,
-                  context: str, constrained: bool = False, quick: bool = False) -> list[Group]:
+                  context: str, constrained: bool = False, quick: bool = False,
+                  skip: frozenset[str] = frozenset()) -> tuple[list[Group], frozenset[str]]:
+    """The output's ranked groups of laws, and the costly families the
+    evidence rules out (search.ruled_out; `skip`: those ruled out before)."""
     ok = np.isfinite(y)
     Xo, yo = {k: v[ok] for k, v in X.items()}, y[ok]
     laws: list[Law] = []
+    excluded = skip
     if len(yo):
         try:
-            laws = rank(search(OutputData(inputs, o, Xo, yo, analyse(inputs, o)), quick), Xo, yo, o, check_X,
-                        constrained)
+            found = search_found(OutputData(inputs, o, Xo, yo, analyse(inputs, o)), quick, skip=skip)
+            excluded = ruled_out(found)
+            laws = rank(found.laws, Xo, yo, o, check_X, constrained)
         except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
             laws = []
     if not laws:
         laws = rank(prior_laws(inputs, o, context), {k: v[:0] for k, v in Xo.items()}, yo[:0], o, check_X)
-    return group(laws, o)
+    return group(laws, o), excluded
 
 
 def discover(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y: dict,
              check_X: dict, n_obs: int, quick: bool = False) -> tuple[list[Hyp], float]:
     """Joint hypotheses, and the held-out misfit of the best law (tolerances)."""
+    return discover_ruling(task, inputs, outputs, X, Y, check_X, n_obs, quick)[:2]
+
+
+def discover_ruling(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y: dict,
+                    check_X: dict, n_obs: int, quick: bool = False,
+                    skip: tuple[tuple[str, str], ...] = ()) -> tuple[list[Hyp], float, tuple[tuple[str, str], ...]]:
+    """discover(), skipping the (output, family) pairs in `skip` that an
+    earlier search of the same episode on fewer readings ruled out, and
+    returning the pairs ruled out now (sorted, for the memo's key)."""
     context = context_text(task)
     constrained = bool(task.get("constraints"))
-    per_output = [output_groups(inputs, o, X, Y[o.name], check_X, context, constrained, quick) for o in outputs]
+    searched = [output_groups(inputs, o, X, Y[o.name], check_X, context, constrained, quick,
+                              frozenset(fam for name, fam in skip if name == o.name)) for o in outputs]
+    per_output = [groups for groups, _ in searched]
+    excluded = tuple(sorted((o.name, fam) for o, (_, fams) in zip(outputs, searched) for fam in fams))
     width = 3 if len(outputs) <= 3 else 2
     lists = [g[:width] for g in per_output]
     if len(outputs) <= 4:
@@ -64,4 +81,4 @@ def discover(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y:
         hyps.append(Hyp("; ".join(f"{f.text} ({f.kind})" for f in laws), w / total,
                         {o.name: f.tree for o, f in zip(outputs, laws)}, {"laws": laws, "n": n_obs}))
     misfit = max((float(np.max(g[0].lead.loo)) for g in per_output if g and len(g[0].lead.loo)), default=0.0)
-    return hyps, misfit
+    return hyps, misfit, excluded

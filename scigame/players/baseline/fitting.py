@@ -26,7 +26,9 @@ DENOMINATORS = (1, 2, 3)
 
 @dataclass
 class Law:
-    """One fitted law for one output."""
+    """One fitted law for one output. Its statement `text` is written from
+    its tree (`y = ` + trees.tree_text), so it cannot say another law than
+    the tree computes (issue #23)."""
 
     kind: str
     text: str

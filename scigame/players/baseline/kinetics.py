@@ -26,8 +26,7 @@ import numpy as np
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
 from .monomials import ARGUMENT_GRID, Argument, OutputData, Transform, arguments, transforms
 from .sums import tie_maps
-from .task import fmt
-from .trees import op, power, var
+from .trees import op, power, tree_text, var
 
 #: Arguments Q tried (the simplest first).
 MAX_ARGUMENTS = 6
@@ -123,7 +122,7 @@ def kinetics(data: OutputData) -> list[Law]:
 def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: Argument) -> list[Law]:
     """The refined law of one screened (subset, a), plus its tied variants."""
     m = len(bases)
-    qtext, qtree, qfn, qcost = arg.text, arg.tree, arg.values, arg.cost
+    qtree, qfn, qcost = arg.tree, arg.values, arg.cost
     picked = [(bases[c % m], c < m) for c in s]
 
     def columns(X, a_):
@@ -227,7 +226,7 @@ def _snaps(T: np.ndarray, fixed: np.ndarray, c: np.ndarray) -> list[tuple[np.nda
 
 
 def _make(data, tr, picked, T, fixed, theta0, model, arg: Argument) -> Optional[Law]:
-    qtext, qtree, qfn, qcost = arg.text, arg.tree, arg.values, arg.cost
+    qtree, qfn, qcost = arg.tree, arg.values, arg.cost
     k = T.shape[1]
     start = np.concatenate([np.linalg.lstsq(T, theta0[:-1] - fixed, rcond=None)[0], theta0[-1:]])
     if not np.all(np.isfinite(start)):
@@ -239,14 +238,10 @@ def _make(data, tr, picked, T, fixed, theta0, model, arg: Argument) -> Optional[
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     coef, a = T @ theta[:-1] + fixed, float(theta[-1])
     e_tree = op("exp", op("mul", a, qtree))
-    parts, words = [], []
-    for ((text, tree, _), with_e), c in zip(picked, coef):
-        term = op("mul", float(c), tree, e_tree) if with_e else op("mul", float(c), tree)
-        parts.append(term)
-        words.append(f"{fmt(c)}·{text}" + (f"·exp({fmt(a)}·{qtext})" if with_e else ""))
+    parts = [op("mul", float(c), tree, e_tree) if with_e else op("mul", float(c), tree)
+             for ((_, tree, _), with_e), c in zip(picked, coef)]
     tree = tr.tree(op("add", *parts))
-    body = " + ".join(words)
-    text = f"{data.output.name} = " + (f"T⁻¹[{body}] with T = {tr.name}" if tr.name != "y" else body)
+    text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)

@@ -25,7 +25,7 @@ from .fitting import (Law, best_scale, decimal_exponent, exponent_penalty, refin
                       snap_options,
                       worst_error)
 from .task import Input, Output, fmt
-from .trees import op, power, product, var
+from .trees import op, power, product, tree_text, var
 
 #: Refined candidates kept per family after screening.
 KEEP_PER_FAMILY = 2
@@ -525,11 +525,7 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
         theta = _recognise(model, theta0 if theta is None else theta, data)
     tree = tr.tree(product([float(theta[0])] + monomial_tree(space.names, p)
                            + ([factor.tree(float(theta[1]) if factor.grid else 0.0)] if factor.label else [])))
-    text = (f"{data.output.name} = " + (f"T⁻¹[" if tr.name != "y" else "")
-            + f"{fmt(theta[0])}·{monomial_text(space.names, p)}"
-            + (f"·{factor.label.replace('(a·', '(' + fmt(theta[1]) + '·', 1)}" if factor.grid else
-               f"·{factor.label}" if factor.label else "")
-            + (f"] with T = {tr.name}" if tr.name != "y" else ""))
+    text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):
         if linear:

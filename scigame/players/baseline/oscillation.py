@@ -26,9 +26,9 @@ import numpy as np
 
 from .fitting import Law, refine, scaled_errors, snap_decimals
 from .kinetics import _bases
-from .relax import _model, _set, text
+from .relax import _model, _set
 from .monomials import OutputData, transforms
-from .trees import op, var
+from .trees import op, tree_text, var
 
 #: Frequencies screened per input: cycles over the observed range.
 CYCLES = np.linspace(0.2, 6.0, 150)
@@ -120,7 +120,7 @@ def _law(data, name, bases, trig, harmonic, damped, a, b) -> Optional[Law]:
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
         return None if t is None else (lambda X, t=t: model(t, X))
     kind = ("damped " if damped else "") + "oscillation in " + name + (" with its second harmonic" if harmonic else "")
-    law = Law(kind, f"{data.output.name} = {text(final)}", final, len(theta),
+    law = Law(kind, f"{data.output.name} = {tree_text(final)}", final, len(theta),
               COST + 1.5 * (len(bases) + len(waves)) + (1.5 if damped else 0.0), refit)
     law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
     return law

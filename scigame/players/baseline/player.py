@@ -10,16 +10,17 @@ import numpy as np
 from ...records import Action, Experiment, Hypothesis, Submission, Usage
 from ..base import EpisodeState, Player
 from . import design
-from .discover import discover
+from .discover import discover_ruling
 from .explain import texts
 from .identify import Hyp, identify
 from .memo import Memo
+from .search import RULED_OUT_MISFIT
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num
 
 #: The searches and fits of this process, by their arguments: the episodes
 #: of one card that hold the same observations share one (memo.py).
-DISCOVER = Memo(discover)
+DISCOVER = Memo(discover_ruling)
 IDENTIFY = Memo(identify)
 
 #: An adaptive episode gives up (submits below τ, a protocol break) when its
@@ -270,6 +271,10 @@ class BaselinePlayer(Player):
         if point is not None and not state.must_submit:
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
                      "rivals by a tolerance, so they predict alike wherever it can be tested")
+        if getattr(self, "_ruled_out", ()):
+            note += ("; ruled out by the evidence (a best law missing a reading by more than "
+                     f"{RULED_OUT_MISFIT:g} tolerances), so not searched again: "
+                     + ", ".join(f"{fam} for {name}" for name, fam in self._ruled_out))
         if gave_up:
             note += (f"; its predictions missed {MISSES_TO_GIVE_UP} or more of the last {EVIDENCE_WINDOW} "
                      "new measurements, so the search does not hold this law: submitting below the "
@@ -301,7 +306,13 @@ class BaselinePlayer(Player):
             updated = memo.update(outputs, X, Y)
             if updated is not None:
                 return updated, memo.held_out_misfit()
-        hyps, misfit = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning)
+        # an Adaptive episode's later searches skip the costly families an
+        # earlier one, on fewer of the same readings, ruled out (search.ruled_out)
+        later = state.protocol == "adaptive" and not planning
+        hyps, misfit, excluded = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning,
+                                          skip=getattr(self, "_ruled_out", ()) if later else ())
+        if later:
+            self._ruled_out = excluded
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from .dims import CONSTANTS, constant_vector
 from .fitting import Law
-from .task import Input, Output, fmt
-from .trees import op, power, product, var
+from .task import Input, Output
+from .trees import op, power, product, tree_text, var
 
 _EXPONENTS = (-3, -2, -1, -0.5, 0, 0.5, 1, 2, 3, 4)
 #: Words in a task's text that make a constant a plausible ingredient.
@@ -66,10 +66,10 @@ def prior_laws(inputs: list[Input], output: Output, context: str = "") -> list[L
         for e, i in zip(p, pos):
             coef *= i.si_factor ** e
         powers = [Fraction(e).limit_denominator(2) for e in p]
-        mono = "·".join(i.name if e == 1 else f"{i.name}^{e}" for i, e in zip(pos, powers) if e)
-        const = "" if sym is None else (f"{sym}·" if cp == 1 else f"{sym}^{Fraction(cp).limit_denominator(2)}·")
-        tree = product([float(coef)] + [power(var(i.name), float(e)) for i, e in zip(pos, powers) if e])
-        laws.append(Law("dimensional analysis", f"{output.name} = 1·{const}{mono} = {fmt(coef)}·{mono} "
+        mono = [power(var(i.name), float(e)) for i, e in zip(pos, powers) if e]
+        named = product(([power(var(sym), float(Fraction(cp).limit_denominator(2)))] if sym else []) + mono)
+        tree = product([float(coef)] + mono)
+        laws.append(Law("dimensional analysis", f"{output.name} = {tree_text(named)} = {tree_text(tree)} "
                         "in the declared units", tree, 0, 0.0, lambda idx: None))
     elif pos:
         laws.append(Law("proportionality", f"{output.name} = " + "·".join(i.name for i in pos),

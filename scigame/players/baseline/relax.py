@@ -42,7 +42,7 @@ from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_erro
                       worst_error)
 from .monomials import exact_fit
 from .task import fmt
-from .trees import is_num, op
+from .trees import is_num, op, tree_text
 
 #: Candidate laws relaxed (the best by in-sample fit and description length).
 RELAXED_LAWS = 4
@@ -243,7 +243,7 @@ def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
         return None if t is None else (lambda X, t=t: model(t, X))
-    out = Law(law.kind + f", its exponent relaxed to {fmt(e)}", f"{data.output.name} = {text(final)}", final,
+    out = Law(law.kind + f", its exponent relaxed to {fmt(e)}", f"{data.output.name} = {tree_text(final)}", final,
               law.k + 1, law.complexity + RELAX_COST + extra, refit)
     out.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
     return out if out.fit_max <= 1.5 else None
@@ -279,30 +279,3 @@ def relax(data, laws: list[Law]) -> list[Law]:
                 if found.fit_max <= exact_fit(data):
                     return out  # it reproduces the readings: nothing left to find
     return out
-
-
-_INFIX = {"add": " + ", "sub": " - ", "mul": "·", "div": "/"}
-
-
-def text(tree: Any) -> str:
-    """A short infix form of a tree (for the law's statement)."""
-    if is_num(tree):
-        return fmt(tree)
-    if "var" in tree:
-        return tree["var"]
-    name, args = tree["op"], tree.get("args", [])
-    if name == "pow":
-        return f"{_wrapped(args[0], _INFIX)}^{text(args[1])}"
-    if name == "mul":
-        return "·".join(_wrapped(a, ("add", "sub")) for a in args if not (is_num(a) and a == 1.0)) or "1"
-    if name == "div":
-        return f"{_wrapped(args[0], ('add', 'sub'))}/{_wrapped(args[1], _INFIX)}"
-    if name in _INFIX:  # add, sub: what follows a minus sign keeps its parentheses
-        return _INFIX[name].join(text(a) if i == 0 or name == "add" else _wrapped(a, ("add", "sub"))
-                                 for i, a in enumerate(args))
-    return f"{name}({', '.join(text(a) for a in args)})"
-
-
-def _wrapped(tree: Any, ops) -> str:
-    """text(tree), in parentheses when its operator is one of ops."""
-    return f"({text(tree)})" if isinstance(tree, dict) and tree.get("op") in ops else text(tree)

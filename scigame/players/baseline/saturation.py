@@ -18,8 +18,7 @@ import numpy as np
 
 from .fitting import Law, best_scale, refine, scaled_errors, snap_decimals
 from .monomials import OutputData
-from .task import fmt
-from .trees import op, var
+from .trees import op, tree_text, var
 
 #: Exponents screened (refined afterwards).
 EXPONENTS = tuple(e for e in np.arange(-4.0, 4.01, 0.5) if e != 0)
@@ -81,7 +80,7 @@ def _fit(data: OutputData, name: str, x: np.ndarray, shape) -> Optional[Law]:
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     c, b, e = (float(v) for v in theta)
     tree = op("mul", c, tree_of(op("pow", op("div", var(name), b), e)))
-    text = f"{data.output.name} = {fmt(c)}·{label.replace('·', f'({name}/{fmt(b)})^{fmt(e)}')}"
+    text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)

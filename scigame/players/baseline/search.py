@@ -33,6 +33,7 @@ nonlinear refinement (fitting.refine). Model choice is in select.py.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -55,6 +56,7 @@ class Found:
     data: OutputData
     quick: bool
     nested: bool
+    ruled_out: frozenset[str] = frozenset()  # costly families an earlier search on fewer readings excluded
     by_family: dict[str, list[Law]] = field(default_factory=dict)
 
     @property
@@ -110,6 +112,23 @@ def _costly(found: Found) -> bool:
     return found.full and not found.fits()
 
 
+#: A costly family whose best law misses a reading by more than this many
+#: tolerances is ruled out for the rest of an episode: more readings can
+#: only make a family's best in-sample fit worse, never within tolerance.
+RULED_OUT_MISFIT = 3.0
+
+
+def ruled_out(found: Found) -> frozenset[str]:
+    """The costly families this search tried whose every law misses some
+    reading by more than RULED_OUT_MISFIT tolerances (or that had no law),
+    with those ruled out before: an Adaptive episode's later searches, on
+    these readings and more, skip them (the evidence already decides)."""
+    tried = {fam.name for fam in FAMILIES if fam.tried is _costly and fam.name in found.by_family}
+    failed = {name for name in tried
+              if min((law.fit_max for law in found.by_family[name]), default=math.inf) > RULED_OUT_MISFIT}
+    return found.ruled_out | failed
+
+
 #: The families in the order they run; each sees the laws of those before it.
 FAMILIES: tuple[Family, ...] = (
     Family("monomials", lambda f: monomial_laws(f.data, f.quick), lambda f: True, simple=True),
@@ -130,8 +149,16 @@ def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[
     `quick`: monomials only (while an adaptive design is still running);
     `nested`: a derived problem's search (derived.py), without kinetics,
     saturations or derived variables of its own."""
-    found = Found(data, quick, nested)
+    return search_found(data, quick, nested).laws
+
+
+def search_found(data: OutputData, quick: bool = False, nested: bool = False,
+                 skip: frozenset[str] = frozenset()) -> Found:
+    """search(), with the record of its families; the families in `skip`
+    (ruled out by an earlier search on fewer of the same readings) are not
+    tried."""
+    found = Found(data, quick, nested, skip)
     for family in FAMILIES:
-        if family.tried(found):
+        if family.name not in skip and family.tried(found):
             found.by_family[family.name] = family.laws(found)
-    return found.laws
+    return found

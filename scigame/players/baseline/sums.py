@@ -18,8 +18,7 @@ import numpy as np
 from .dims import Dimensions
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
 from .monomials import TRANSFORM_POWER, OutputData, Transform, angle_factors, monomial_text, monomial_tree, z_scale
-from .task import fmt
-from .trees import op, product
+from .trees import op, product, tree_text
 
 #: Most dictionary terms: monomials times angle features are added, simplest monomial first, up to it.
 DICTIONARY_CAP = 400
@@ -422,8 +421,7 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray, T: np.
     theta = start if theta is None else theta
     scale, ratios = _factored(cols, T @ theta, data, tr)
     tree = tr.tree(op("mul", float(scale), op("add", *[t if r == 1 else _times(r, t) for r, t in zip(ratios, trees)])))
-    text = f"{data.output.name} = " + ("T⁻¹[" if tr.name != "y" else "") + f"{fmt(scale)}·(" + " + ".join(
-        f"{fmt(r)}·{t.text}" for r, t in zip(ratios, terms)) + ")" + (f"] with T = {tr.name}" if tr.name != "y" else "")
+    text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):
         t = refine(lambda t_, X: model_on(cols[idx], t_), theta, {"_": np.zeros(len(idx))},

@@ -1,0 +1,49 @@
+"""Families ruled out by the evidence (scigame/players/baseline/search.py,
+issue #31): an Adaptive episode does not search a costly family again once
+its best law missed a reading by more than RULED_OUT_MISFIT tolerances,
+because more readings can only make a family's best in-sample fit worse."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scigame.players.baseline import search
+from scigame.players.baseline.fitting import Law
+from scigame.players.baseline.search import RULED_OUT_MISFIT, Found, OutputData, ruled_out, search_found
+from scigame.players.baseline.task import Input, Output
+
+
+def _law(fit_max: float) -> Law:
+    law = Law("constructed", "y = 1", 1.0, 0, 0.0, lambda idx: None)
+    law.fit_max = fit_max
+    return law
+
+
+def _data(n: int = 12) -> OutputData:
+    rng = np.random.default_rng(5)
+    x = np.linspace(1.0, 4.0, n)
+    inputs = [Input("x", "1", "range", 1.0, 4.0, [], None)]
+    return OutputData(inputs, Output("y", "1", 0.0, 0.01, None), {"x": x}, rng.uniform(-1.0, 1.0, n), None)
+
+
+def test_a_family_whose_best_law_misses_is_ruled_out():
+    found = Found(_data(), quick=False, nested=False, ruled_out=frozenset({"kinetics"}))
+    found.by_family = {"monomials": [_law(50.0)],  # not a costly family: never ruled out
+                       "bernoulli": [],  # tried, no law at all
+                       "saturations": [_law(2 * RULED_OUT_MISFIT), _law(RULED_OUT_MISFIT)],  # one within the bound
+                       "oscillations": [_law(RULED_OUT_MISFIT * 1.01), _law(40.0)]}
+    assert ruled_out(found) == {"kinetics", "bernoulli", "oscillations"}
+
+
+def test_a_ruled_out_family_is_not_searched(monkeypatch):
+    """Noise that nothing fits: every costly family is tried, unless skipped."""
+    tried = []
+    for name in ("kinetics", "bernoulli", "saturations", "oscillations"):
+        monkeypatch.setattr(search, name, lambda data, name=name: tried.append(name) or [])
+    data = _data()
+    search_found(data)
+    assert tried == ["kinetics", "bernoulli", "saturations", "oscillations"]
+    tried.clear()
+    found = search_found(data, skip=frozenset({"bernoulli", "oscillations"}))
+    assert tried == ["kinetics", "saturations"]
+    assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations"}
