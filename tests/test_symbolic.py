@@ -256,3 +256,24 @@ def test_round_half_to_even_matches_numpy_and_sympy():
     sx = sympy.Symbol("x")
     rounded = tree_to_sympy(op("round", x), {"x": sx})
     assert [rounded.subs(sx, sympy.Rational(k, 2)) for k in (1, 3, 5, -1)] == [0, 2, 2, 0]
+
+
+def test_the_work_budget_gives_one_verdict_whatever_the_load():
+    # the symbolic stage stops after a count of Python calls, not after a
+    # number of seconds: the same predictor is undecided in every run, on a
+    # quiet machine and on a busy one (a wall-clock limit flipped verdicts)
+    heavy = op("pow", op("add", SIN2, COS2, op("sin", op("mul", 3, x))), 5)
+    same = op("pow", op("add", 1, op("sin", op("mul", 3, x))), 5)
+    small = [strict_match(heavy, same, SYM_X, 0.01, work=20_000) for _ in range(2)]
+    assert small[0] == small[1]
+    assert small[0].strict is None and not small[0].timed_out
+    assert "whole budget of 20,000 steps" in small[0].reason
+    enough = strict_match(heavy, same, SYM_X, 0.01)  # the default budget decides it
+    assert enough.strict is True and not enough.timed_out
+
+
+def test_the_clock_limit_is_marked_as_the_clocks():
+    heavy = op("pow", op("add", SIN2, COS2, op("sin", op("mul", 3, x))), 9)
+    same = op("pow", op("add", 1, op("sin", op("mul", 3, x))), 9)
+    verdict = strict_match(heavy, same, SYM_X, 0.01, timeout=1e-3)
+    assert verdict.strict is None and verdict.timed_out
