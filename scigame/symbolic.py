@@ -27,8 +27,8 @@ the law plus a tiny extra term, nor the law with a wrong exponent.
    (`strict=None`) rather than guessed.
 
 The symbolic stage's limit is a count, not a clock: the child may make
-`STRICT_WORK` Python function calls (sympy is pure Python; about 5 s of
-work on a quiet machine) and then stops with `strict=None`. A verdict
+`STRICT_WORK` calls of sympy's cached core functions, from an empty cache
+(about 5 s of work on a quiet machine), and then stops with `strict=None`. A verdict
 therefore does not depend on the machine's load, and the same predictor
 gets the same verdict in every run. A wall-clock `timeout` can be given on
 top (`scigame score --timeout`); without one, `STRICT_BACKSTOP` seconds stop
@@ -44,7 +44,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
-import sys
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -482,52 +481,67 @@ def _constant_factor(excess: sympy.Expr, tol_text: str, rel_tol: float) -> tuple
                    f"outside the tolerance {tol_text}")
 
 
-#: The symbolic stage's budget: Python function calls in the child (sympy is
-#: Python). Counted, so that a verdict never depends on the machine's load
-#: (a wall-clock limit gave different verdicts to the same predictor on a
-#: busy machine); 6 million calls are about 5 s of sympy on a quiet machine.
-STRICT_WORK = 6_000_000
+#: The symbolic stage's budget: calls of sympy's cached core functions (the
+#: construction of every sum, product and power goes through them), counted
+#: from an empty cache. A count, so that a verdict never depends on the
+#: machine's load (a wall-clock limit gave different verdicts to the same
+#: predictor on a busy machine); 400,000 calls are about 5 s of sympy on a
+#: quiet machine.
+STRICT_WORK = 400_000
 #: Seconds after which a child is stopped when no `timeout` is given: only a
-#: child stuck in one long C call (which makes no Python calls) gets there.
+#: child stuck in work that makes no such calls (one long C call, sympy's
+#: polynomial arithmetic) gets there.
 STRICT_BACKSTOP = 120.0
 
 
-def _spend(conn, work: int) -> None:
-    """Count the child's Python calls (sys.settrace sees each one; returning
-    None turns off line tracing) and, at `work`, send the undecided verdict
-    and end the child at once: sympy's own `except` clauses never see it."""
-    left = [work]
-
-    def tick(frame, event, arg):
-        left[0] -= 1
-        if left[0] <= 0:
-            sys.settrace(None)
-            conn.send((None, f"is undecided: the symbolic check used its whole budget of "
-                             f"{work:,} steps"))
-            conn.close()
-            os._exit(0)
-
-    sys.settrace(tick)
+def _sympy_calls() -> int:
+    from sympy.core.cache import CACHE
+    return sum(info.hits + info.misses for info in (f.cache_info() for f in CACHE))
 
 
 def _child(conn, work, *args) -> None:
-    """Child-process entry: send back (strict, reason) or an error verdict."""
+    """Child-process entry: send back (strict, reason) or an error verdict.
+
+    With a `work` budget, sympy's cache is emptied first (so the count does
+    not depend on what the parent computed before) and a watcher thread
+    ends the child once the count passes it; a verdict reached after the
+    count passed it is replaced by the same undecided one, so the verdict
+    depends on the count alone, never on when the watcher looked."""
+    import threading
+    import time
+
+    from sympy.core.cache import clear_cache
+
+    spent = (None, f"is undecided: the symbolic check used its whole budget of {work or 0:,} sympy steps")
+    sending = threading.Lock()
+
+    def send(result) -> None:
+        with sending:
+            conn.send(result)
+            conn.close()
+            os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.01)
+            if _sympy_calls() > work:
+                send(spent)
+
     if work is not None:
-        _spend(conn, work)
+        clear_cache()
+        threading.Thread(target=watch, daemon=True).start()
     try:
         result = _symbolic_verdict(*args)
     except RecursionError:
         result = (None, "is undecided: the expression is too deep for sympy")
     except Exception as exc:  # sympy failures are "undecided", never a crash
         result = (None, f"is undecided: sympy failed ({type(exc).__name__}: {exc})")
-    sys.settrace(None)
-    conn.send(result)
-    conn.close()
+    send(spent if work is not None and _sympy_calls() > work else result)
 
 
 def _run_with_timeout(timeout: float | None, work: int | None, *args) -> tuple[bool | None, str, bool]:
     """Run `_symbolic_verdict` in a forked child that stops after `work`
-    Python calls, killed after `timeout` s (STRICT_BACKSTOP when None):
+    sympy calls, killed after `timeout` s (STRICT_BACKSTOP when None):
     (strict, reason, whether the clock stopped it)."""
     try:
         ctx = multiprocessing.get_context("fork")
@@ -561,8 +575,8 @@ def strict_match(candidate: Any, reference: Any, variables: Sequence[Variable],
     """Decide whether `candidate` is the law `reference` symbolically.
 
     Both are predictor trees over `variables`; constants may differ by
-    `rel_tol` (relative). `work` bounds the symbolic stage in Python calls
-    (deterministic; None: no count), `timeout` in seconds of wall time
+    `rel_tol` (relative). `work` bounds the symbolic stage in calls of
+    sympy's cached functions (deterministic; None: no count), `timeout` in seconds of wall time
     (None: STRICT_BACKSTOP); `seed` fixes the sample points. Returns a verdict whose `strict` is True
     (the law), False (not the law) or None (undecided: budget or time spent, sympy
     failure, or an identity sympy could not prove), with a reason sentence.
