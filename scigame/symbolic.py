@@ -31,8 +31,10 @@ The symbolic stage's limit is a count, not a clock: the child may make
 (about 5 s of work on a quiet machine), and then stops with `strict=None`. A verdict
 therefore does not depend on the machine's load, and the same predictor
 gets the same verdict in every run. A wall-clock `timeout` can be given on
-top (`scigame score --timeout`); without one, `STRICT_BACKSTOP` seconds stop
-a child stuck in one long C call, which the count cannot see.
+top (`scigame score --timeout`). Work the count barely sees (sympy's
+polynomial arithmetic) is bounded by `STRICT_CPU` seconds of the child's CPU
+time, which other processes barely change; `STRICT_BACKSTOP` seconds of
+wall time only stop a child that gets no CPU at all.
 
 Symbols carry the domain as sympy assumptions (positive, integer, ...), so
 `sqrt(x**2) == x` and `log(a*b) == log(a) + log(b)` hold where the domain
@@ -44,6 +46,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -488,9 +491,13 @@ def _constant_factor(excess: sympy.Expr, tol_text: str, rel_tol: float) -> tuple
 #: predictor on a busy machine); 400,000 calls are about 5 s of sympy on a
 #: quiet machine.
 STRICT_WORK = 400_000
-#: Seconds after which a child is stopped when no `timeout` is given: only a
-#: child stuck in work that makes no such calls (one long C call, sympy's
-#: polynomial arithmetic) gets there.
+#: Seconds of the child's CPU time after which it stops (undecided) when the
+#: count has not stopped it: work that makes few cached calls (sympy's
+#: polynomial arithmetic, mpmath) is bounded by CPU time, which, unlike the
+#: wall clock, other processes on the machine barely change.
+STRICT_CPU = 5
+#: Seconds of wall time after which a child is killed when no `timeout` is
+#: given: only a child that gets no CPU at all for that long gets there.
 STRICT_BACKSTOP = 120.0
 
 
@@ -528,6 +535,10 @@ def _child(conn, work, *args) -> None:
                 send(spent)
 
     if work is not None:
+        import resource
+
+        # the kernel stops the child at STRICT_CPU s of CPU (SIGXCPU), inside a C call too
+        resource.setrlimit(resource.RLIMIT_CPU, (STRICT_CPU, resource.getrlimit(resource.RLIMIT_CPU)[1]))
         clear_cache()
         threading.Thread(target=watch, daemon=True).start()
     try:
@@ -557,6 +568,9 @@ def _run_with_timeout(timeout: float | None, work: int | None, *args) -> tuple[b
             return (*receiver.recv(), False)
         return None, f"is undecided: the symbolic check did not finish within {limit:g} s", True
     except EOFError:
+        proc.join()
+        if work is not None and proc.exitcode == -signal.SIGXCPU:
+            return None, f"is undecided: the symbolic check used its {STRICT_CPU} s of CPU time", False
         return None, "is undecided: the symbolic check stopped without an answer", True
     finally:
         receiver.close()

@@ -279,3 +279,25 @@ def test_the_clock_limit_is_marked_as_the_clocks():
     same = op("pow", op("add", 1, op("sin", op("mul", 3, x))), 9)
     verdict = strict_match(heavy, same, SYM_X, 0.01, timeout=1e-3)
     assert verdict.strict is None and verdict.timed_out
+
+
+def test_work_the_count_cannot_see_is_stopped_by_cpu_time_not_the_clock(tmp_path):
+    # the baseline's submission for stokes_settling (original world) in the
+    # default matrix: its check runs in sympy's polynomial arithmetic, which
+    # makes few cached calls; the kernel stops it at STRICT_CPU s of the
+    # child's CPU time, however busy the machine (the 5 s wall-clock limit
+    # gave it null or not depending on the load)
+    from pathlib import Path
+
+    from scigame.card import load_card
+
+    card = load_card(Path(__file__).resolve().parent.parent / "cards/historical/stokes_settling.sci", tmp_path)
+    predictor = {"v": {"op": "mul", "args": [0.6744305850437544, {"op": "pow", "args": [{"var": "r"}, 2.0]},
+                                             {"op": "pow", "args": [{"var": "rho_s"}, 0.6666666666666666]},
+                                             {"op": "log", "args": [{"op": "mul", "args": [
+                                                 0.75, {"op": "pow", "args": [{"var": "rho_s"}, 2.0]}]}]}]}}
+    started = time.process_time()
+    score = card.score(predictor, "original")
+    assert score.weak and score.strict is None
+    assert "used its 5 s of CPU time" in score.strict_reason
+    assert time.process_time() - started < 2.0  # the parent only waited
