@@ -218,7 +218,7 @@ class CompiledCard(SystemCardMixin):
         return observed
 
     # -- scoring ---------------------------------------------------------------------
-    def score(self, predictor, env: str, strict_timeout: float = 5.0):
+    def score(self, predictor, env: str, strict_timeout: Optional[float] = None):
         """Validate and score a predictor (a dict, or JSON text) on the hidden
         evaluation set of `env`. Returns a `scigame.scoring.Score`."""
         from .scoring import score_predictor

@@ -59,7 +59,7 @@ def prediction_score(errors: list[np.ndarray]) -> float:
     return float(1.0 / (1.0 + np.mean(np.concatenate(errors))))
 
 
-def score_predictor(card, predictor, env: str, strict_timeout: float = 5.0) -> Score:
+def score_predictor(card, predictor, env: str, strict_timeout: Optional[float] = None) -> Score:
     """Validate, evaluate and score `predictor` (dict or JSON text) for a
     CompiledCard in environment `env`."""
     ev = card.evaluation
@@ -144,12 +144,13 @@ def _form_credits(card, predictor: dict, env: str, per_output: dict[str, OutputS
 
 #: Strict verdicts already reached in this process, keyed by card, world,
 #: output and the predictor tree's canonical JSON: repetitions that submit the
-#: same tree do not pay for sympy again. Undecided verdicts are not kept.
+#: same tree do not pay for sympy again. Verdicts the clock decided (a
+#: `strict_timeout` reached) are not kept: they depend on the machine's load.
 _VERDICTS: dict[tuple, object] = {}
 
 
 def _strict(card, predictor: dict, env: str, per_output: dict[str, OutputScore],
-            timeout: float) -> tuple[Optional[bool], str]:
+            timeout: Optional[float]) -> tuple[Optional[bool], str]:
     import json
 
     from .symbolic import strict_match
@@ -163,7 +164,7 @@ def _strict(card, predictor: dict, env: str, per_output: dict[str, OutputScore],
         if verdict is None:
             verdict = strict_match(predictor[o.name], reference, variables,
                                    rel_tol=max(o.tol_rel, 1e-9), timeout=timeout)
-            if verdict.strict is not None and len(_VERDICTS) < 100_000:
+            if not verdict.timed_out and len(_VERDICTS) < 100_000:
                 _VERDICTS[memo] = verdict
         per_output[o.name].strict = verdict.strict
         per_output[o.name].strict_reason = verdict.reason

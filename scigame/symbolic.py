@@ -12,7 +12,7 @@ the law plus a tiny extra term, nor the law with a wrong exponent.
    evaluated with numpy at random points of the input domain. A candidate
    that differs from the law by more than twice the tolerance anywhere is
    rejected at once, with the point in the reason. Passing proves nothing.
-2. **Symbolic check** (sympy, in a forked child killed at the time limit):
+2. **Symbolic check** (sympy, in a forked child with a work budget):
    numbers become exact rationals, so that a true identity leaves no
    floating-point residue; candidate constants within the tolerance of a law
    constant are snapped onto it; then the two sides are compared
@@ -26,6 +26,16 @@ the law plus a tiny extra term, nor the law with a wrong exponent.
    sample points is an identity sympy could not prove, reported as undecided
    (`strict=None`) rather than guessed.
 
+The symbolic stage's limit is a count, not a clock: the child may make
+`STRICT_WORK` calls of sympy's cached core functions, from an empty cache
+(about 5 s of work on a quiet machine), and then stops with `strict=None`. A verdict
+therefore does not depend on the machine's load, and the same predictor
+gets the same verdict in every run. A wall-clock `timeout` can be given on
+top (`scigame score --timeout`). Work the count barely sees (sympy's
+polynomial arithmetic) is bounded by `STRICT_CPU` seconds of the child's CPU
+time, which other processes barely change; `STRICT_BACKSTOP` seconds of
+wall time only stop a child that gets no CPU at all.
+
 Symbols carry the domain as sympy assumptions (positive, integer, ...), so
 `sqrt(x**2) == x` and `log(a*b) == log(a) + log(b)` hold where the domain
 makes them true.
@@ -35,6 +45,8 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import signal
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -75,6 +87,9 @@ class StrictVerdict:
 
     strict: bool | None
     reason: str
+    #: True when the wall-clock limit stopped the check: a verdict of the
+    #: machine's load, not of the predictor (not to be remembered)
+    timed_out: bool = False
 
 
 class TreeError(ValueError):
@@ -469,35 +484,94 @@ def _constant_factor(excess: sympy.Expr, tol_text: str, rel_tol: float) -> tuple
                    f"outside the tolerance {tol_text}")
 
 
-def _child(conn, *args) -> None:
-    """Child-process entry: send back (strict, reason) or an error verdict."""
+#: The symbolic stage's budget: calls of sympy's cached core functions (the
+#: construction of every sum, product and power goes through them), counted
+#: from an empty cache. A count, so that a verdict never depends on the
+#: machine's load (a wall-clock limit gave different verdicts to the same
+#: predictor on a busy machine); 400,000 calls are about 5 s of sympy on a
+#: quiet machine.
+STRICT_WORK = 400_000
+#: Seconds of the child's CPU time after which it stops (undecided) when the
+#: count has not stopped it: work that makes few cached calls (sympy's
+#: polynomial arithmetic, mpmath) is bounded by CPU time, which, unlike the
+#: wall clock, other processes on the machine barely change.
+STRICT_CPU = 5
+#: Seconds of wall time after which a child is killed when no `timeout` is
+#: given: only a child that gets no CPU at all for that long gets there.
+STRICT_BACKSTOP = 120.0
+
+
+def _sympy_calls() -> int:
+    from sympy.core.cache import CACHE
+    return sum(info.hits + info.misses for info in (f.cache_info() for f in CACHE))
+
+
+def _child(conn, work, *args) -> None:
+    """Child-process entry: send back (strict, reason) or an error verdict.
+
+    With a `work` budget, sympy's cache is emptied first (so the count does
+    not depend on what the parent computed before) and a watcher thread
+    ends the child once the count passes it; a verdict reached after the
+    count passed it is replaced by the same undecided one, so the verdict
+    depends on the count alone, never on when the watcher looked."""
+    import threading
+    import time
+
+    from sympy.core.cache import clear_cache
+
+    spent = (None, f"is undecided: the symbolic check used its whole budget of {work or 0:,} sympy steps")
+    sending = threading.Lock()
+
+    def send(result) -> None:
+        with sending:
+            conn.send(result)
+            conn.close()
+            os._exit(0)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.01)
+            if _sympy_calls() > work:
+                send(spent)
+
+    if work is not None:
+        import resource
+
+        # the kernel stops the child at STRICT_CPU s of CPU (SIGXCPU), inside a C call too
+        resource.setrlimit(resource.RLIMIT_CPU, (STRICT_CPU, resource.getrlimit(resource.RLIMIT_CPU)[1]))
+        clear_cache()
+        threading.Thread(target=watch, daemon=True).start()
     try:
         result = _symbolic_verdict(*args)
     except RecursionError:
         result = (None, "is undecided: the expression is too deep for sympy")
     except Exception as exc:  # sympy failures are "undecided", never a crash
         result = (None, f"is undecided: sympy failed ({type(exc).__name__}: {exc})")
-    conn.send(result)
-    conn.close()
+    send(spent if work is not None and _sympy_calls() > work else result)
 
 
-def _run_with_timeout(timeout: float, *args) -> tuple[bool | None, str]:
-    """Run `_symbolic_verdict` in a forked child, killed after `timeout` s."""
+def _run_with_timeout(timeout: float | None, work: int | None, *args) -> tuple[bool | None, str, bool]:
+    """Run `_symbolic_verdict` in a forked child that stops after `work`
+    sympy calls, killed after `timeout` s (STRICT_BACKSTOP when None):
+    (strict, reason, whether the clock stopped it)."""
     try:
         ctx = multiprocessing.get_context("fork")
     except ValueError:  # no fork on this platform: run inline, unbounded
-        return _symbolic_verdict(*args)
+        return (*_symbolic_verdict(*args), False)
     receiver, sender = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(sender, *args), daemon=True)
+    proc = ctx.Process(target=_child, args=(sender, work, *args), daemon=True)
     proc.start()
     sender.close()
+    limit = STRICT_BACKSTOP if timeout is None else timeout
     try:
-        if receiver.poll(timeout):
-            return receiver.recv()
-        return None, (f"is undecided: the symbolic check did not finish "
-                      f"within {timeout:g} s")
+        if receiver.poll(limit):
+            return (*receiver.recv(), False)
+        return None, f"is undecided: the symbolic check did not finish within {limit:g} s", True
     except EOFError:
-        return None, "is undecided: the symbolic check stopped without an answer"
+        proc.join()
+        if work is not None and proc.exitcode == -signal.SIGXCPU:
+            return None, f"is undecided: the symbolic check used its {STRICT_CPU} s of CPU time", False
+        return None, "is undecided: the symbolic check stopped without an answer", True
     finally:
         receiver.close()
         if proc.is_alive():
@@ -510,13 +584,15 @@ def _run_with_timeout(timeout: float, *args) -> tuple[bool | None, str]:
 # ---------------------------------------------------------------------------
 
 def strict_match(candidate: Any, reference: Any, variables: Sequence[Variable],
-                 rel_tol: float, timeout: float = 5.0, seed: int = 0) -> StrictVerdict:
+                 rel_tol: float, timeout: float | None = None, seed: int = 0,
+                 work: int | None = STRICT_WORK) -> StrictVerdict:
     """Decide whether `candidate` is the law `reference` symbolically.
 
     Both are predictor trees over `variables`; constants may differ by
-    `rel_tol` (relative). `timeout` bounds the symbolic stage in seconds;
-    `seed` fixes the sample points. Returns a verdict whose `strict` is True
-    (the law), False (not the law) or None (undecided: timeout, sympy
+    `rel_tol` (relative). `work` bounds the symbolic stage in calls of
+    sympy's cached functions (deterministic; None: no count), `timeout` in seconds of wall time
+    (None: STRICT_BACKSTOP); `seed` fixes the sample points. Returns a verdict whose `strict` is True
+    (the law), False (not the law) or None (undecided: budget or time spent, sympy
     failure, or an identity sympy could not prove), with a reason sentence.
     A malformed candidate is not the law; a malformed reference raises
     TreeError, and a bad variable domain ValueError.
@@ -535,6 +611,6 @@ def strict_match(candidate: Any, reference: Any, variables: Sequence[Variable],
     if clear_difference is not None:
         return StrictVerdict(False, f"The candidate is not the law: it {clear_difference}.")
 
-    strict, reason = _run_with_timeout(timeout, candidate, reference, tuple(variables),
-                                       rel_tol, points)
-    return StrictVerdict(strict, f"The candidate {reason}.")
+    strict, reason, timed_out = _run_with_timeout(timeout, work, candidate, reference, tuple(variables),
+                                                  rel_tol, points)
+    return StrictVerdict(strict, f"The candidate {reason}.", timed_out)

@@ -49,7 +49,7 @@ class LawView:
     def scored(self) -> "LawView":
         return self
 
-    def score(self, predictor, env: str, strict_timeout: float = 5.0):
+    def score(self, predictor, env: str, strict_timeout: Optional[float] = None):
         from .predictor import PredictorInvalid, parse_predictor_json, validate_predictor
         from .scoring import score_predictor
         score = score_predictor(self, predictor, env, strict_timeout=strict_timeout)

@@ -256,3 +256,48 @@ def test_round_half_to_even_matches_numpy_and_sympy():
     sx = sympy.Symbol("x")
     rounded = tree_to_sympy(op("round", x), {"x": sx})
     assert [rounded.subs(sx, sympy.Rational(k, 2)) for k in (1, 3, 5, -1)] == [0, 2, 2, 0]
+
+
+def test_the_work_budget_gives_one_verdict_whatever_the_load():
+    # the symbolic stage stops after a count of Python calls, not after a
+    # number of seconds: the same predictor is undecided in every run, on a
+    # quiet machine and on a busy one (a wall-clock limit flipped verdicts)
+    heavy = op("pow", op("add", SIN2, COS2, op("sin", op("mul", 3, x))), 5)
+    same = op("pow", op("add", 1, op("sin", op("mul", 3, x))), 5)
+    small = [strict_match(heavy, same, SYM_X, 0.01, work=2_000) for _ in range(2)]
+    assert small[0] == small[1]
+    assert small[0].strict is None and not small[0].timed_out
+    assert "whole budget of 2,000 sympy steps" in small[0].reason
+    enough = strict_match(heavy, same, SYM_X, 0.01)  # the default budget decides it
+    assert enough.strict is True and not enough.timed_out
+    unbounded = strict_match(heavy, same, SYM_X, 0.01, work=None)  # no count: the clock alone
+    assert unbounded == enough
+
+
+def test_the_clock_limit_is_marked_as_the_clocks():
+    heavy = op("pow", op("add", SIN2, COS2, op("sin", op("mul", 3, x))), 9)
+    same = op("pow", op("add", 1, op("sin", op("mul", 3, x))), 9)
+    verdict = strict_match(heavy, same, SYM_X, 0.01, timeout=1e-3)
+    assert verdict.strict is None and verdict.timed_out
+
+
+def test_work_the_count_cannot_see_is_stopped_by_cpu_time_not_the_clock(tmp_path):
+    # the baseline's submission for stokes_settling (original world) in the
+    # default matrix: its check runs in sympy's polynomial arithmetic, which
+    # makes few cached calls; the kernel stops it at STRICT_CPU s of the
+    # child's CPU time, however busy the machine (the 5 s wall-clock limit
+    # gave it null or not depending on the load)
+    from pathlib import Path
+
+    from scigame.card import load_card
+
+    card = load_card(Path(__file__).resolve().parent.parent / "cards/historical/stokes_settling.sci", tmp_path)
+    predictor = {"v": {"op": "mul", "args": [0.6744305850437544, {"op": "pow", "args": [{"var": "r"}, 2.0]},
+                                             {"op": "pow", "args": [{"var": "rho_s"}, 0.6666666666666666]},
+                                             {"op": "log", "args": [{"op": "mul", "args": [
+                                                 0.75, {"op": "pow", "args": [{"var": "rho_s"}, 2.0]}]}]}]}}
+    started = time.process_time()
+    score = card.score(predictor, "original")
+    assert score.weak and score.strict is None
+    assert "used its 5 s of CPU time" in score.strict_reason
+    assert time.process_time() - started < 2.0  # the parent only waited

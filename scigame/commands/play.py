@@ -62,8 +62,9 @@ def simulate(card_path, assignments, env, exact, seed):
 @click.argument("card_path", metavar="CARD")
 @click.argument("predictor_file", metavar="PREDICTOR.json", type=click.Path(dir_okay=False))
 @click.option("--env", "env", type=ENV, required=True, help="Which world's law to score against.")
-@click.option("--timeout", default=5.0, show_default=True, type=SECONDS,
-              help="Seconds sympy may take to decide strict equivalence (then strict is null).")
+@click.option("--timeout", default=None, type=SECONDS,
+              help="Seconds of wall time sympy may take to decide strict equivalence (then strict is "
+                   "null); its work is always bounded by a fixed count of steps.")
 
 
 def score(card_path, predictor_file, env, timeout):

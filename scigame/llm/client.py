@@ -42,6 +42,7 @@ import json
 import os
 import random
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -282,14 +283,20 @@ _USAGE_PATHS = {"input_tokens": ("prompt_tokens",), "cached_tokens": ("prompt_to
 async def _post(client: openai.AsyncOpenAI, body: dict) -> Any:
     """POST the request and read the answer's body as it streams, at most
     MAX_BODY_BYTES of it (openai's own reading would hold any size)."""
-    from openai._response import AsyncAPIResponse
+    if client not in _TEMPLATES:
+        _TEMPLATES[client] = await asyncio.to_thread(_request_template, client)
+    template = _TEMPLATES[client]
+    if template is not None:
+        response = await _send_built(client, template, body)
+    else:
+        from openai._response import AsyncAPIResponse
 
-    # posted as is: the client's per-call type transforms of the parameters (a few ms of CPU for the
-    # large schema) would run on the event loop every call; read as plain JSON: building openai's
-    # ChatCompletion model costs ~0.7 ms a call, for 6 fields
-    raw = await client.post("/chat/completions", body=body, cast_to=AsyncAPIResponse[object],
-                            options={"headers": {"X-Stainless-Raw-Response": "stream"}})
-    response = raw.http_response
+        # posted as is: the client's per-call type transforms of the parameters (a few ms of CPU for
+        # the large schema) would run on the event loop every call; read as plain JSON: building
+        # openai's ChatCompletion model costs ~0.7 ms a call, for 6 fields
+        raw = await client.post("/chat/completions", body=body, cast_to=AsyncAPIResponse[object],
+                                options={"headers": {"X-Stainless-Raw-Response": "stream"}})
+        response = raw.http_response
     try:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
@@ -305,6 +312,75 @@ async def _post(client: openai.AsyncOpenAI, body: dict) -> Any:
     finally:
         await response.aclose()
     return json.loads(b"".join(chunks))  # ValueError: not JSON; RecursionError: nested too deeply
+
+
+#: Each live client's request template (see _request_template), or None: send through `client.post`.
+_TEMPLATES: "weakref.WeakKeyDictionary[openai.AsyncOpenAI, Optional[tuple]]" = weakref.WeakKeyDictionary()
+
+
+def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
+    """(url, headers, extensions) of a chat-completions POST, as openai's own
+    `_build_request` makes them (auth, default and platform headers, the
+    timeout), built once per client (it runs in a thread: openai reads the
+    platform from the system the first time). Building and validating them
+    anew was the largest part of the client's CPU per call. None when the
+    client does something per request (an API-key provider, a custom auth,
+    a provider runtime, a legacy httpx), or openai's internals are not the
+    ones this was written against: then every call goes through `client.post`."""
+    try:
+        from openai._httpx2 import request_exceptions, timeout_exceptions  # noqa: F401 (what _send_built uses)
+        from openai._models import FinalRequestOptions
+        from openai._utils._json import openapi_dumps  # noqa: F401
+
+        if (getattr(client, "_provider_runtime", None) is not None or getattr(client, "_api_key_provider", None)
+                is not None or client.custom_auth is not None or not hasattr(client, "_send_request")
+                or not hasattr(client, "_make_status_error_from_response")):
+            return None
+        if client._platform is None:
+            from openai._base_client import get_platform
+            client._platform = get_platform()
+        built = client._build_request(FinalRequestOptions.construct(method="post", url="/chat/completions",
+                                                                    json_data={}))
+    except (ImportError, AttributeError, TypeError):
+        return None
+    idempotency = getattr(client, "_idempotency_header", None)  # openai's own: none for OpenAI's API
+    skip = {b"content-length"} | ({idempotency.lower().encode()} if idempotency else set())
+    headers = [(k, v) for k, v in built.headers.raw if k.lower() not in skip]
+    return str(built.url), headers, dict(built.extensions), type(built), idempotency
+
+
+async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict):
+    """Send `body` with the template's URL and headers through openai's own
+    send (its auth retry, its HTTP client and pool) and map failures as
+    openai's `request` does: a timeout to APITimeoutError, another transport
+    error to APIConnectionError, HTTP 4xx/5xx to openai's status errors
+    (`_make_status_error_from_response`: RateLimitError, AuthenticationError, ...)."""
+    import uuid
+
+    from openai._httpx2 import request_exceptions, timeout_exceptions
+    from openai._utils._json import openapi_dumps
+
+    url, headers, extensions, request_type, idempotency = template
+    if idempotency:  # a fresh key per call, as openai's `request` makes one per call
+        headers = [*headers, (idempotency.encode(), f"stainless-python-retry-{uuid.uuid4()}".encode())]
+    request = request_type("POST", url, headers=headers, content=openapi_dumps(body), extensions=dict(extensions))
+    try:
+        response = await client._send_request(request, stream=True)
+    except timeout_exceptions() as err:
+        raise openai.APITimeoutError(request=request) from err
+    except openai.OpenAIError:
+        raise
+    except request_exceptions() as err:
+        raise openai.APIConnectionError(request=request) from err
+    if response.status_code >= 400:
+        try:
+            await response.aread()
+        except request_exceptions() as err:
+            raise openai.APIConnectionError(request=request) from err
+        finally:
+            await response.aclose()
+        raise client._make_status_error_from_response(response) from None
+    return response
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -353,8 +429,73 @@ def _http_client(connections: int):
 
     limits = type(default)(max_connections=max(default.max_connections or 0, connections) or None,
                            max_keepalive_connections=max(default.max_keepalive_connections or 0, connections))
+    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(spread_pool()(limits)))
+
+
+#: Connections per pool of `spread_pool`: the pool looks at every connection it holds each time a
+#: request comes or goes (probing each idle one's socket), so one pool of 32 cost the client more
+#: CPU per call than building the request; pools of 4 cost an eighth of that.
+POOL_SIZE = 4
+
+
+@functools.cache
+def spread_pool() -> type:
+    """A transport (of openai's HTTP library) that spreads requests over
+    pools of POOL_SIZE connections, each request to the pool with the fewest
+    in flight (a new pool when all are full, as long as `limits` allow), and
+    counts a request in flight until its answer's stream is closed."""
     http = _http_library()
-    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(http.AsyncHTTPTransport(limits=limits)))
+
+    class Counted(http.AsyncByteStream):
+        def __init__(self, stream, done):
+            self._stream, self._done = stream, done
+
+        async def __aiter__(self):
+            async for chunk in self._stream:
+                yield chunk
+
+        async def aclose(self) -> None:
+            try:
+                await self._stream.aclose()
+            finally:
+                self._done()
+
+    class Spread(http.AsyncBaseTransport):
+        def __init__(self, limits):
+            most = limits.max_connections or 10 ** 6
+            self._most = max(1, -(-most // POOL_SIZE))
+            self._pools: list = []  # [transport, requests in flight]
+
+        def _pick(self) -> list:
+            pool = min(self._pools, key=lambda p: p[1], default=None)
+            if (pool is None or pool[1] >= POOL_SIZE) and len(self._pools) < self._most:
+                size = http.Limits(max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE)
+                pool = [http.AsyncHTTPTransport(limits=size), 0]
+                self._pools.append(pool)
+            return pool
+
+        async def handle_async_request(self, request):
+            pool = self._pick()
+            pool[1] += 1
+            left = [True]
+
+            def done() -> None:
+                if left[0]:
+                    left[0] = False
+                    pool[1] -= 1
+            try:
+                response = await pool[0].handle_async_request(request)
+            except BaseException:
+                done()
+                raise
+            response.stream = Counted(response.stream, done)
+            return response
+
+        async def aclose(self) -> None:
+            for transport, _ in self._pools:
+                await transport.aclose()
+
+    return Spread
 
 
 #: How much of an error answer (HTTP 4xx/5xx) is read: openai reads an error's whole body to
