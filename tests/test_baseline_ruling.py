@@ -47,3 +47,14 @@ def test_a_ruled_out_family_is_not_searched(monkeypatch):
     found = search_found(data, skip=frozenset({"bernoulli", "oscillations"}))
     assert tried == ["kinetics", "saturations"]
     assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations"}
+
+
+def test_nothing_new_is_ruled_out_while_a_relaxed_law_fits_nearly():
+    """A costly family's laws are also the structures relax.py makes real:
+    a relaxed law within the bound keeps every family in play (only the
+    families ruled out before stay out)."""
+    found = Found(_data(), quick=False, nested=False, ruled_out=frozenset({"kinetics"}))
+    found.by_family = {"oscillations": [_law(40.0)], "relaxed": [_law(RULED_OUT_MISFIT)]}
+    assert ruled_out(found) == {"kinetics"}
+    found.by_family["relaxed"] = [_law(RULED_OUT_MISFIT * 1.5)]
+    assert ruled_out(found) == {"kinetics", "oscillations"}

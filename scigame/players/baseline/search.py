@@ -122,10 +122,15 @@ def ruled_out(found: Found) -> frozenset[str]:
     """The costly families this search tried whose every law misses some
     reading by more than RULED_OUT_MISFIT tolerances (or that had no law),
     with those ruled out before: an Adaptive episode's later searches, on
-    these readings and more, skip them (the evidence already decides)."""
+    these readings and more, skip them (the evidence already decides).
+    None is ruled out now while a relaxed law comes within the bound: the
+    costly families' laws are also the structures relax.py builds on."""
+    def best(name: str) -> float:
+        return min((law.fit_max for law in found.by_family.get(name, [])), default=math.inf)
+    if best("relaxed") <= RULED_OUT_MISFIT:
+        return found.ruled_out
     tried = {fam.name for fam in FAMILIES if fam.tried is _costly and fam.name in found.by_family}
-    failed = {name for name in tried
-              if min((law.fit_max for law in found.by_family[name]), default=math.inf) > RULED_OUT_MISFIT}
+    failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
     return found.ruled_out | failed
 
 
