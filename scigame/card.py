@@ -253,6 +253,11 @@ def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:
     if not rebuilt and all(any(cache.glob(f"simulator.env_{env}-*.nbi")) for env in ENVIRONMENTS):
         return False
     card = CompiledCard(folder)
+    if card.data.system is not None:
+        # a system card's worlds are Python drivers of one compiled `model` and the shared
+        # integrator (compiler/system_run.py): loading the module compiles both into the cache
+        card.module
+        return True
     for env in ENVIRONMENTS:
         card.kernel(env).dispatcher(*([np.ones(1)] * (len(card.data.inputs) + len(card.data.outputs))))
     return True

@@ -297,3 +297,23 @@ def test_a_counterfactual_may_replace_the_law_of_named_arguments():
     other = text.replace("{ law q(d) = k * sqrt(1 [m]) * d / (0.5 [m] + d) }", "{ law q(h0) = k * sqrt(h0) }")
     wrong = check_source(other, "tank.sci")  # another argument than the law's own
     assert "E806" in [d.code for d in wrong.diagnostics if d.is_error]
+
+
+@pytest.mark.parametrize("card", ["cards/systems/tank_draining.sci", "cards/historical/gravitation.sci"])
+def test_compile_warm_fills_the_caches_of_a_static_and_a_system_card(tmp_path, card):
+    """`scigame compile --warm` (the real command) on a system card once died with an
+    internal error: its worlds are drivers of one compiled model, not numba kernels."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "NUMBA_CACHE_DIR": str(tmp_path / "nb")}
+    run = subprocess.run([sys.executable, "-m", "scigame", "compile", str(REPO / card), "-o", str(tmp_path / "out"),
+                          "--warm"], capture_output=True, text=True, env=env, timeout=900)
+    assert run.returncode == 0, run.stderr
+    assert "internal error" not in run.stderr + run.stdout
+    indexes = [p.name for p in (tmp_path / "nb").rglob("*.nbi")]
+    if "systems" in card:
+        assert any(".model-" in n for n in indexes), indexes  # the card's own model, compiled and kept
+        assert any("simrt_system.integrate-" in n for n in indexes), indexes  # and the shared integrator
+    else:
+        assert any("simulator.env_original-" in n for n in indexes), indexes
