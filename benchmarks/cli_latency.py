@@ -1,6 +1,6 @@
 """Wall time of short `scigame` commands, next to `python -c pass`.
 
-    python benchmarks/cli_latency.py [--rounds 7] [--card cards/historical/snell.sci] [--compile cards]
+    python benchmarks/cli_latency.py [--rounds 7] [--card cards/historical/snell.sci] [--compile cards] [--no-compile]
 
 Each round runs every command once, in turn (so a burst of load on a shared
 machine hits all of them alike); the table gives the median and the best
@@ -64,6 +64,8 @@ def main() -> int:
     ap.add_argument("--card", default=str(REPO / "cards/historical/snell.sci"))
     ap.add_argument("--no-bytecode", action="store_true")
     ap.add_argument("--compile", default=str(REPO / "cards"), help="folder for the compile ratio")
+    ap.add_argument("--no-compile", action="store_true",
+                    help="skip the compile ratio (the short commands only)")
     args = ap.parse_args()
 
     env = dict(os.environ)
@@ -92,7 +94,7 @@ def main() -> int:
         for _ in range(args.rounds):
             for name, cmd in commands.items():
                 times[name].append(timed(cmd, env))
-        ratio = compile_ratio(Path(args.compile), Path(tmp) / "compiled", jit=True)
+        ratio = None if args.no_compile else compile_ratio(Path(args.compile), Path(tmp) / "compiled", jit=True)
 
     base = statistics.median(times["python -c pass"])
     print(f"{args.rounds} rounds; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
@@ -103,6 +105,8 @@ def main() -> int:
         print(f"{name:<22}{med:>10.3f}{min(ts):>9.3f}{med / base:>8.1f}")
     lark = statistics.median(times["import lark"])
     print(f"lint CARD = {statistics.median(times['lint CARD']) / lark:.2f}x `python -c \"import lark\"` (medians)")
+    if ratio is None:
+        return 0
     cold, warm = ratio["cold"][0], ratio["warm"][0]
     print(f"compile {args.compile} --warm: cold {cold:.2f} s, unchanged (warm, best of 3) {warm:.2f} s: "
           f"warm = {warm / cold:.1%} of cold (benchmarks/compile_cache.py explains the parts)")

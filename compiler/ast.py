@@ -6,16 +6,17 @@ registry of statement classes that every consumer of statements keys on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Optional, Union
 
-from .source import Span
+from .source import Span, node
+
 
 # ---- expressions -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@node
 class Operator:
     """A card operator: how a card writes it, how tightly it binds (1 the
     loosest, as the grammar nests its rules) and how Python writes it."""
@@ -33,13 +34,13 @@ OPERATORS = {"add": Operator("+", 1, "+"), "sub": Operator("-", 1, "-"), "mul": 
 BINARY_OPERATORS = frozenset(name for name in OPERATORS if name != "neg")
 
 
-@dataclass(frozen=True)
+@node
 class UnitRef:
     span: Span
     text: str  # inside the brackets, stripped
 
 
-@dataclass(frozen=True)
+@node
 class Number:
     span: Span
     value: float
@@ -47,20 +48,20 @@ class Number:
     unit: Optional[UnitRef] = None
 
 
-@dataclass(frozen=True)
+@node
 class Name:
     span: Span
     name: str
 
 
-@dataclass(frozen=True)
+@node
 class Unary:
     span: Span
     op: str  # "neg"
     operand: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Binary:
     span: Span
     op: str  # add sub mul div pow
@@ -68,7 +69,7 @@ class Binary:
     right: "Expr"
 
 
-@dataclass(frozen=True)
+@node
 class Call:
     span: Span
     name: str
@@ -81,7 +82,7 @@ Expr = Union[Number, Name, Unary, Binary, Call]
 # ---- statements -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@node
 class Literal:
     """A signed number written in a statement (not in an expression)."""
 
@@ -93,7 +94,7 @@ class Literal:
     exact: Optional[Fraction] = None
 
 
-@dataclass(frozen=True)
+@node
 class Meta:
     span: Span
     key: str  # collection field source doi published preprint background conditions
@@ -101,7 +102,7 @@ class Meta:
     value_span: Span
 
 
-@dataclass(frozen=True)
+@node
 class RangeDomain:
     span: Span
     lo: Literal
@@ -109,7 +110,7 @@ class RangeDomain:
     kind: str  # "range" | "log" | "integer"
 
 
-@dataclass(frozen=True)
+@node
 class SetDomain:
     span: Span
     values: tuple[Literal, ...]
@@ -118,7 +119,7 @@ class SetDomain:
 Domain = Union[RangeDomain, SetDomain]
 
 
-@dataclass(frozen=True)
+@node
 class Named:
     """A statement that declares or targets a name: the statement's span,
     the name, and where the name is written."""
@@ -128,14 +129,14 @@ class Named:
     name_span: Span
 
 
-@dataclass(frozen=True)
+@node
 class Input(Named):
     unit: Optional[UnitRef]
     domain: Domain
     description: str = ""
 
 
-@dataclass(frozen=True)
+@node
 class Output(Named):
     unit: Optional[UnitRef]
     resolution: Optional[Literal]
@@ -145,7 +146,7 @@ class Output(Named):
     noise: Optional["Noise"] = None
 
 
-@dataclass(frozen=True)
+@node
 class Noise:
     """`noise KIND rel R [abs A]` on an output: the measurement noise model."""
 
@@ -156,19 +157,19 @@ class Noise:
     abs: Optional[Literal]  # in the output's unit
 
 
-@dataclass(frozen=True)
+@node
 class Param(Named):
     value: Literal
     unit: Optional[UnitRef]
     description: str = ""
 
 
-@dataclass(frozen=True)
+@node
 class Let(Named):
     expr: Expr
 
 
-@dataclass(frozen=True)
+@node
 class Where:
     """`where LEFT OP RIGHT "REASON"` on a law: the law has a value only
     where the comparison holds; REASON says why it has none elsewhere."""
@@ -181,13 +182,13 @@ class Where:
     reason_span: Span
 
 
-@dataclass(frozen=True)
+@node
 class Law(Named):
     expr: Expr
     where: Optional[Where] = None
 
 
-@dataclass(frozen=True)
+@node
 class UnitDefinition(Named):
     """`unit NAME = VALUE [UNIT] "DESC"`: a unit the card defines."""
 
@@ -196,7 +197,7 @@ class UnitDefinition(Named):
     description: str = ""
 
 
-@dataclass(frozen=True)
+@node
 class LawFunction(Named):
     """`law NAME(ARG, ...) = EXPR`: a law as a function of named arguments,
     called from a system's rates (see compiler/system_check.py)."""
@@ -216,7 +217,7 @@ class LawFunction(Named):
         return None
 
 
-@dataclass(frozen=True)
+@node
 class Argument(Named):
     """`argument NAME [UNIT] in DOMAIN`: the unit and domain of a law
     argument that is not an input."""
@@ -226,12 +227,12 @@ class Argument(Named):
     description: str = ""
 
 
-@dataclass(frozen=True)
+@node
 class SystemTime(Named):
     """`time NAME` in a system: the input that is the observation time."""
 
 
-@dataclass(frozen=True)
+@node
 class State(Named):
     """`state NAME [UNIT] = EXPR`: a state of the system and its initial value."""
 
@@ -240,14 +241,14 @@ class State(Named):
     description: str = ""
 
 
-@dataclass(frozen=True)
+@node
 class Rate(Named):
     """`rate NAME = EXPR`: the time derivative of state NAME."""
 
     expr: Expr
 
 
-@dataclass(frozen=True)
+@node
 class System:
     """`system { time ...; state ...; let ...; rate ... }`, in written order."""
 
@@ -255,7 +256,7 @@ class System:
     items: tuple[Union[SystemTime, State, "Let", Rate], ...]
 
 
-@dataclass(frozen=True)
+@node
 class Constraint:
     span: Span
     left: Expr
@@ -264,18 +265,18 @@ class Constraint:
     message: str = ""
 
 
-@dataclass(frozen=True)
+@node
 class SetMutation(Named):
     value: Literal
     unit: Optional[UnitRef]
 
 
-@dataclass(frozen=True)
+@node
 class ScaleMutation(Named):
     factor: Literal
 
 
-@dataclass(frozen=True)
+@node
 class ReferenceValue(Named):
     """`INPUT = VALUE [UNIT]` in `rebalance NAME at ...`."""
 
@@ -283,7 +284,7 @@ class ReferenceValue(Named):
     unit: Optional[UnitRef]
 
 
-@dataclass(frozen=True)
+@node
 class RebalanceMutation(Named):
     """`rebalance NAME` or `rebalance NAME at INPUT = VALUE [UNIT], ...`;
     the reference point (`at` in JSON) is empty for the plain form."""
@@ -291,7 +292,7 @@ class RebalanceMutation(Named):
     reference: tuple[ReferenceValue, ...] = ()
 
 
-@dataclass(frozen=True)
+@node
 class MagnitudeDiffers:
     """`magnitude differs "REASON"`: the card acknowledges that its worlds
     differ mostly in size (see W400)."""
@@ -304,7 +305,7 @@ class MagnitudeDiffers:
 Mutation = Union[SetMutation, ScaleMutation, RebalanceMutation, MagnitudeDiffers, Let, Law, LawFunction]
 
 
-@dataclass(frozen=True)
+@node
 class Counterfactual:
     span: Span
     label: str
@@ -312,7 +313,7 @@ class Counterfactual:
     mutations: tuple[Mutation, ...]
 
 
-@dataclass(frozen=True)
+@node
 class DesignGenerated:
     span: Span
     count: Literal
@@ -321,21 +322,21 @@ class DesignGenerated:
     seed: Optional[Literal]
 
 
-@dataclass(frozen=True)
+@node
 class Assignment:
     span: Span
     name: str
     value: Literal
 
 
-@dataclass(frozen=True)
+@node
 class DesignExplicit:
     span: Span
     points: tuple[tuple[Assignment, ...], ...]
     point_spans: tuple[Span, ...]
 
 
-@dataclass(frozen=True)
+@node
 class Evaluation:
     span: Span
     count: Literal
@@ -343,14 +344,14 @@ class Evaluation:
     ood: Optional[Literal] = None  # widening factor of the out-of-domain set
 
 
-@dataclass(frozen=True)
+@node
 class Identification:
     span: Span
     value: str
     value_span: Span
 
 
-@dataclass(frozen=True)
+@node
 class Adaptive:
     span: Span
     threshold: Literal
@@ -362,7 +363,7 @@ Statement = Union[Meta, UnitDefinition, Input, Output, Param, Let, Law, Constrai
                   LawFunction, Argument, System]
 
 
-@dataclass(frozen=True)
+@node
 class Card:
     span: Span
     name: str

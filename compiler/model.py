@@ -9,27 +9,27 @@ against it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
 
 import numpy as np
 
 from .functions import FUNCTIONS
-from .source import Span
+from .source import Span, node
 from .units import Dim, Unit
 
 # ---- typed expressions -------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@node
 class TConst:
     value: float  # SI
     dim: Optional[Dim]
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class TRef:
     """A reference to an input, param or let (`role`)."""
 
@@ -39,7 +39,7 @@ class TRef:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class TUnary:
     op: str  # neg
     operand: "TExpr"
@@ -47,7 +47,7 @@ class TUnary:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class TBinary:
     op: str  # add sub mul div pow
     left: "TExpr"
@@ -56,7 +56,7 @@ class TBinary:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class TCall:
     fn: str
     args: tuple["TExpr", ...]
@@ -154,7 +154,7 @@ def domain_middle(kind: str, lo: float, hi: float, values=()) -> float:
     return (lo + hi) / 2
 
 
-@dataclass(frozen=True)
+@node
 class InputModel:
     name: str
     unit: Unit
@@ -171,7 +171,7 @@ class InputModel:
         return domain_middle(self.kind, self.lo, self.hi, self.values)
 
 
-@dataclass(frozen=True)
+@node
 class OutputModel:
     name: str
     unit: Unit
@@ -186,7 +186,7 @@ class OutputModel:
     noise_span: Optional[Span] = None
 
 
-@dataclass(frozen=True)
+@node
 class ParamValue:
     name: str
     value: float  # SI
@@ -196,7 +196,7 @@ class ParamValue:
     exact: Optional[Fraction] = None  # the SI value exactly, for `param k = 2/3` / `set n = 1/3`
 
 
-@dataclass(frozen=True)
+@node
 class ConstraintModel:
     left: TExpr
     op: str
@@ -206,7 +206,7 @@ class ConstraintModel:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class Environment:
     """One world of a card: parameter values, intermediate quantities (in
     dependency order) and one law per output, all in SI."""
@@ -262,7 +262,7 @@ class Environment:
         return out
 
 
-@dataclass(frozen=True)
+@node
 class Mutation:
     kind: str  # set scale rebalance let law
     target: str
@@ -270,7 +270,7 @@ class Mutation:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class CheckedCard:
     """A card that passed the checker: everything later stages need."""
 

@@ -247,3 +247,33 @@ def test_a_clean_card_never_builds_the_contextual_parser(monkeypatch):
     syntax.statement_keywords.cache_clear()
     assert check_file(CARD).ok
     assert built == ["basic"]
+
+
+def test_shared_node_methods_behave_as_stdlib_dataclasses():
+    """compiler.source.node (shared eq/hash/repr, compiled once) against
+    `@dataclass(frozen=True)` with the same fields: same repr, equality, hash,
+    frozenness and `dataclasses.replace`."""
+    import dataclasses
+    from scigame.compiler.source import node
+
+    def build(decorate):
+        base = decorate(type("Point", (), {"__annotations__": {"a": "int", "b": "Optional[str]"}, "b": None}))
+        sub = decorate(type("Tagged", (base,), {"__annotations__": {"c": "tuple"}, "c": ()}))
+        return base, sub
+
+    ours, theirs = build(node), build(dataclasses.dataclass(frozen=True))
+    nan = float("nan")
+    for args in [(1,), (1, "x"), (2, None, (nan, 3)), (nan, "y", ())]:
+        for mine, ref in zip(ours, theirs):
+            n = len(dataclasses.fields(mine))
+            x, y = mine(*args[:n]), mine(*args[:n])
+            rx, ry = ref(*args[:n]), ref(*args[:n])
+            assert repr(x) == repr(rx)
+            assert (x == y) == (rx == ry) and (x != y) == (rx != ry)
+            assert (x == x) == (rx == rx)  # the same nan object: equal by identity, as tuples compare
+            assert hash(x) == hash(rx)
+            assert dataclasses.replace(x, a=5) == mine(5, *args[1:n])
+            with pytest.raises(dataclasses.FrozenInstanceError):
+                x.a = 3
+    assert ours[0](1) != ours[1](1) and theirs[0](1) != theirs[1](1)  # another class: never equal
+    assert (ours[0](1) == 1) is False and (theirs[0](1) == 1) is False
