@@ -262,7 +262,7 @@ def config_options(first: str, last: str):
         for f in reversed(chosen):
             row = f.metadata["option"]
             if row.kind == "flag":
-                command = click.option(row.flag, f.name, is_flag=True, help=row.help)(command)
+                command = click.option(row.flag, f.name, is_flag=True, default=given_default(f), help=row.help)(command)
                 continue
             command = click.option(row.flag, f.name, type=_click_type(row), default=given_default(f),
                                    show_default=row.show_default, metavar=row.metavar, help=row.help)(command)

@@ -443,7 +443,9 @@ def spread_pool() -> type:
     """A transport (of openai's HTTP library) that spreads requests over
     pools of POOL_SIZE connections, each request to the pool with the fewest
     in flight (a new pool when all are full, as long as `limits` allow), and
-    counts a request in flight until its answer's stream is closed."""
+    counts a request in flight until its answer's stream is closed. The
+    first pools keep their idle connections alive up to the limits' keepalive
+    count; pools beyond it close theirs after use, as one pool would."""
     http = _http_library()
 
     class Counted(http.AsyncByteStream):
@@ -464,12 +466,15 @@ def spread_pool() -> type:
         def __init__(self, limits):
             most = limits.max_connections or 10 ** 6
             self._most = max(1, -(-most // POOL_SIZE))
+            #: idle connections kept alive in all (the pools beyond them close theirs after use)
+            self._keep = most if limits.max_keepalive_connections is None else limits.max_keepalive_connections
             self._pools: list = []  # [transport, requests in flight]
 
         def _pick(self) -> list:
             pool = min(self._pools, key=lambda p: p[1], default=None)
             if (pool is None or pool[1] >= POOL_SIZE) and len(self._pools) < self._most:
-                size = http.Limits(max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE)
+                keep = min(POOL_SIZE, max(0, self._keep - POOL_SIZE * len(self._pools)))
+                size = http.Limits(max_connections=POOL_SIZE, max_keepalive_connections=keep)
                 pool = [http.AsyncHTTPTransport(limits=size), 0]
                 self._pools.append(pool)
             return pool
