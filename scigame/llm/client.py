@@ -443,9 +443,7 @@ def spread_pool() -> type:
     """A transport (of openai's HTTP library) that spreads requests over
     pools of POOL_SIZE connections, each request to the pool with the fewest
     in flight (a new pool when all are full, as long as `limits` allow), and
-    counts a request in flight until its answer's stream is closed. The
-    first pools keep their idle connections alive up to the limits' keepalive
-    count; pools beyond it close theirs after use, as one pool would."""
+    counts a request in flight until its answer's stream is closed."""
     http = _http_library()
 
     class Counted(http.AsyncByteStream):
@@ -466,7 +464,7 @@ def spread_pool() -> type:
         def __init__(self, limits):
             most = limits.max_connections or 10 ** 6
             self._most = max(1, -(-most // POOL_SIZE))
-            #: idle connections kept alive in all (the pools beyond them close theirs after use)
+            #: idle connections kept alive in all (as one pool would; the pools beyond close theirs)
             self._keep = most if limits.max_keepalive_connections is None else limits.max_keepalive_connections
             self._pools: list = []  # [transport, requests in flight]
 
