@@ -26,6 +26,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from .intervals import by_card, card_rate_interval, cluster_bootstrap, holm, paired
 from .records import EpisodeKey
 
 #: The cell of the paper's tables, then the experimental controls with their defaults.
@@ -242,6 +243,79 @@ def sample_counts(done: list[dict]) -> dict:
             "identical": sum(1 for v in outcomes.values() if len(set(v)) == 1),
             "strict_k": sum(bool(r["strict_success"]) for r in decided), "strict_n": len(decided),
             "weak_k": sum(bool(r["weak_success"]) for r in done), "weak_n": len(done)}
+
+
+#: Scores a cell has only for some cards: (summary key, episode key).
+EXTRA_SCORES = (("mean_ps_ood", "ps_ood"), ("weak_ood", "weak_ood"),
+                ("mean_ps_system", "ps_system"), ("weak_system", "weak_system"))
+
+
+def cell_intervals(row: dict, done: list[dict], ses: dict[tuple, float]) -> dict:
+    """The 95% intervals beside a summary row's rates and means, from its
+    cell's finished episodes, the card as the unit (scigame/intervals.py)."""
+    decided = [r for r in done if r["strict_success"] is not None]
+    out = {"strict_esr_ci": card_rate_interval(by_card(decided, lambda r: bool(r["strict_success"]))),
+           "weak_esr_ci": card_rate_interval(by_card(done, lambda r: bool(r["weak_success"]))),
+           "mean_ps_ci": cluster_bootstrap(by_card(done, lambda r: r["ps"])),
+           "mean_ses_ci": cluster_bootstrap(by_card(done, lambda r: ses.get(EpisodeKey.row_key(r))))}
+    if "mean_form_credit" in row:
+        out["mean_form_credit_ci"] = mean_interval(done, "form_credit")
+    for key, score in EXTRA_SCORES:  # out-of-domain and system scores, where a cell has them
+        if row.get(key) is not None:
+            out[f"{key}_ci"] = (cluster_bootstrap if key.startswith("mean") else card_rate_interval)(
+                by_card(done, lambda r, s=score: r.get(s)))
+    return out
+
+
+def cells(rows: list[dict], judgements: list[dict], group: tuple[str, ...]) -> list[dict]:
+    """summarize()'s rows, each with its cell's cards and repetitions
+    (`sample_counts`) and a 95% interval beside every rate and mean."""
+    ses = episode_ses(judgements)
+    members = finished_groups(rows, group)
+    out = []
+    for row in summarize(rows, judgements, group):
+        done = members.get(tuple(row[k] for k in group), [])
+        row.update(sample_counts(done), **cell_intervals(row, done, ses))
+        out.append(row)
+    return out
+
+
+def weak_rate(rows: list[dict]) -> tuple[float, tuple | None]:
+    """The weak ESR of episodes and its 95% interval over their cards."""
+    return (sum(bool(r["weak_success"]) for r in rows) / len(rows),
+            card_rate_interval(by_card(rows, lambda r: bool(r["weak_success"]))))
+
+
+def mean_interval(rows: list[dict], score: str) -> tuple | None:
+    """The 95% two-stage bootstrap interval of the mean of `score` over cards."""
+    return cluster_bootstrap(by_card(rows, lambda r: r.get(score)))
+
+
+#: What runs are compared on: (row key, label, the value of an episode).
+METRICS = (("strict_esr", "strict ESR", lambda r: None if r["strict_success"] is None else bool(r["strict_success"])),
+           ("weak_esr", "weak ESR", lambda r: bool(r["weak_success"])),
+           ("mean_ps", "mean PS", lambda r: r["ps"]))
+
+
+def paired_comparisons(rows: list[dict], players, cell_axes: tuple[str, ...]) -> list[dict]:
+    """Every pair of players (runs), every cell both have, every metric:
+    the paired comparison over the shared cards, Holm-adjusted per pair and metric."""
+    from itertools import combinations
+    members = finished_groups(rows, cell_axes + ("player",))
+    cells_ = sorted({k[:-1] for k in members}, key=lambda k: tuple(map(str, k)))
+    out = []
+    for a, b in combinations(players, 2):
+        for _, label, value in METRICS:
+            found = [(c, res) for c in cells_ if (*c, a) in members and (*c, b) in members
+                     for res in [paired(by_card(members[(*c, a)], value), by_card(members[(*c, b)], value))]
+                     if res is not None]
+            holm([res for _, res in found])
+            out += [{**dict(zip(cell_axes, c)), "a": a, "b": b, "metric": label, "shared_cards": res.cards,
+                     "differing": res.differing, "value_a": res.a, "value_b": res.b,
+                     "difference": res.difference, "difference_ci": res.interval, "p": res.p,
+                     "p_holm": res.p_adjusted, "apart": "apart" if res.apart else "–"}
+                    for c, res in found]
+    return out
 
 
 def usage_table(rows: list[dict]) -> list[dict]:

@@ -212,7 +212,7 @@ def test_default_run_folder_follows_the_card_set(tmp_path, monkeypatch):
 
 
 def test_wilson_over_cards_matches_scipy():
-    from scigame.report.intervals import card_rate_interval, wilson
+    from scigame.intervals import card_rate_interval, wilson
     for k, n in ((0, 5), (3, 7), (25, 25)):
         ci = binomtest(k, n).proportion_ci(method="wilson")
         assert wilson(k, n) == (pytest.approx(ci.low), pytest.approx(ci.high))

@@ -50,3 +50,54 @@ def test_failures_by_player_counts_each_mode_and_the_finished_episodes():
         {"source": "outcome", "mode": "wrong_form", "x": 2, "y": 0},
         {"source": "judges", "mode": "vague", "x": 0, "y": 1},
         {"source": "outcome", "mode": "(finished episodes)", "x": 2, "y": 1}]
+
+
+def _wilson(k: float, n: int) -> tuple[float, float]:
+    """The Wilson score interval written out from its textbook formula (z of 95%)."""
+    import math
+    z = 1.959963984540054
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def test_cell_intervals_count_cards_not_repetitions():
+    from pytest import approx
+    from scigame.summary import cell_intervals
+    # 3 cards x 2 identical repetitions: the interval is Wilson on 2 of 3 cards, not on 4 of 6 episodes
+    from scigame.records import EpisodeKey
+    key = dict.fromkeys(EpisodeKey.COLUMNS, "x")
+    done = [{**key, **_row(c, ok, ok, ps), "repetition": i}
+            for c, ok, ps in (("a", 1, 0.9), ("b", 1, 0.8), ("c", 0, 0.2)) for i in range(2)]
+    out = cell_intervals({}, done, {})
+    assert out["strict_esr_ci"] == approx(_wilson(2, 3), abs=1e-12)
+    assert out["weak_esr_ci"] == approx(_wilson(2, 3), abs=1e-12)
+    assert out["strict_esr_ci"] != approx(_wilson(4, 6), abs=1e-3)
+    lo, hi = out["mean_ps_ci"]  # a bootstrap over the three per-card means stays within their range
+    assert 0.2 <= lo < hi <= 0.9
+    assert "mean_form_credit_ci" not in out and "mean_ps_ood_ci" not in out
+
+
+def test_paired_comparisons_pair_by_card():
+    from scigame.summary import paired_comparisons
+    rows = [dict(_row(c, w, w, float(w), player=p), setting="s") for p, wins in (("A", "abcd"), ("B", "ab"))
+            for c in "abcd" for w in [int(c in wins)]]
+    out = [r for r in paired_comparisons(rows, ["A", "B"], ("setting",)) if r["metric"] == "weak ESR"]
+    assert len(out) == 1
+    r = out[0]
+    assert (r["shared_cards"], r["differing"], r["value_a"], r["value_b"], r["difference"]) == (4, 2, 1.0, 0.5, 0.5)
+    assert r["p"] == 0.5  # two cards differ, both the same way: exact p = 2 * (1/2)^2
+
+
+def test_the_report_lays_out_and_does_not_aggregate():
+    """report/ takes its aggregates from summary.py: none of its modules
+    calls the interval functions itself (constants naming the method are fine)."""
+    import ast
+    from pathlib import Path
+    import scigame.report
+    aggregates = {"by_card", "card_rate_interval", "cluster_bootstrap", "paired", "holm", "wilson", "card_means"}
+    for path in Path(scigame.report.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("intervals"):
+                assert not aggregates & {a.name for a in node.names}, path.name

@@ -2,7 +2,7 @@
 researchers publish, from one or more run folders side by side.
 
     data       read and pool the run folders (rows, episodes, cards, provenance)
-    intervals  Wilson intervals for rates, seeded bootstrap for means
+    (intervals: scigame/intervals.py, aggregated in scigame/summary.py)
     tables     Table 2, 6, 7 analogues, failure modes, per card
     formats    text, Markdown, LaTeX, CSV, JSON
     plots      the figures (matplotlib): SVG for the page, PNG for --plots

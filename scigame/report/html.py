@@ -19,7 +19,7 @@ from ..records import Episode
 from .data import Runs
 from .formats import cell
 from .formula import formula_html
-from .intervals import ADJUSTMENT, ALPHA, CONFIDENCE, RESAMPLES, SEED, TEST
+from ..intervals import ADJUSTMENT, ALPHA, CONFIDENCE, RESAMPLES, SEED, TEST
 from .markup import content_security_policy, ident
 from .markup import text as _e
 from .plots import Figure

@@ -20,9 +20,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..summary import CELL
+from ..summary import CELL, mean_interval, weak_rate
 from .data import Runs
-from .intervals import by_card, card_rate_interval, cluster_bootstrap
 from .tables import Table
 
 
@@ -99,12 +98,6 @@ def _esr(plt, main: Table, runs: Runs) -> Figure | None:
     return Figure("esr", "Strict ESR per cell, with the decided episodes above each bar", fig)
 
 
-def _weak(rows: list[dict]) -> tuple[float, tuple | None]:
-    """Weak ESR of episodes and its interval over their cards."""
-    return (sum(bool(r["weak_success"]) for r in rows) / len(rows),
-            card_rate_interval(by_card(rows, lambda r: bool(r["weak_success"]))))
-
-
 def _fixed_panel(ax, fixed: list[dict], players: list[str]) -> None:
     """Weak ESR against B; with a single budget, one bar per player at that budget."""
     budgets = sorted({r["budget"] for r in fixed})
@@ -115,7 +108,7 @@ def _fixed_panel(ax, fixed: list[dict], players: list[str]) -> None:
                 by[r["budget"]].append(r)
         if not by:
             continue
-        pts = [_weak(by[b]) for b in sorted(by)]
+        pts = [weak_rate(by[b]) for b in sorted(by)]
         cards = len({r["card"] for rs in by.values() for r in rs})
         if len(budgets) == 1:
             ax.bar([j], [v for v, _ in pts], yerr=_errors(pts), capsize=3, label=f"{p} ({cards} cards)")
@@ -228,7 +221,7 @@ def _form_credit(plt, runs: Runs, players: list[str]) -> Figure | None:
             vs = [r["form_credit"] for r in done if r["player"] == p and r["environment"] == env]
             if vs:
                 mine = [r for r in done if r["player"] == p and r["environment"] == env]
-                pts.append((sum(vs) / len(vs), cluster_bootstrap(by_card(mine, lambda r: r["form_credit"]))))
+                pts.append((sum(vs) / len(vs), mean_interval(mine, "form_credit")))
                 xs.append(i + (j - (len(players) - 1) / 2) * width)
                 ns.append(len(vs))
         ax.bar(xs, [v for v, _ in pts], width=width, yerr=_errors(pts), capsize=3,
@@ -252,7 +245,7 @@ def _extra_axes(plt, runs: Runs, players: list[str]) -> list[Figure]:
             for i, v in enumerate(values):
                 mine = [r for r in done if r["player"] == p and r.get(axis) == v]
                 if mine:
-                    pts.append(_weak(mine))
+                    pts.append(weak_rate(mine))
                     xs.append(i)
             ax.errorbar(xs, [v for v, _ in pts], yerr=_errors(pts), capsize=3, label=p, **_style(j))
         ax.set_xticks(range(len(values)), [str(v) for v in values])

@@ -19,13 +19,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from itertools import combinations
 
-from ..summary import episode_ses, failures_by_player, finished_groups, sample_counts, summarize, usage_by_who
+from ..intervals import ALPHA
+from ..summary import EXTRA_SCORES, cells, failures_by_player, paired_comparisons, usage_by_who
 from .align import differences
 from .data import Runs
-from ..records import EpisodeKey
-from .intervals import ALPHA, by_card, card_rate_interval, cluster_bootstrap, holm, paired
 
 TABLES = ("main", "compare", "weak_strict", "usage", "failures", "cards", "collections")
 
@@ -61,65 +59,19 @@ def _axis_columns(names) -> list[Column]:
                    _BUDGET if a == "budget" else "", axis=True) for a in names]
 
 
-#: Scores a cell has only for some cards: (summary key, episode key), with their headers and legends.
-EXTRA_SCORES = (("mean_ps_ood", "ps_ood"), ("weak_ood", "weak_ood"),
-                ("mean_ps_system", "ps_system"), ("weak_system", "weak_system"))
 EXTRA_LABELS = (("PS ood", "mean PS on the out-of-domain set"), ("weak ood", "weak ESR on the out-of-domain set"),
                 ("PS sys", "mean PS of the observables the submitted law implies (system cards)"),
                 ("weak sys", "weak ESR of the observables the submitted law implies (system cards)"))
 
 
 def _cells(runs: Runs, group: tuple[str, ...]) -> list[dict]:
-    """summarize()'s rows, with the cell's cards, repetitions and a 95%
-    interval beside every rate and mean, the card as the unit (intervals.py)."""
-    ses = episode_ses(runs.judgements)
-    members = finished_groups(runs.rows, group)
-    out = []
-    for row in summarize(runs.rows, runs.judgements, group):
-        done = members.get(tuple(row[k] for k in group), [])
-        decided = [r for r in done if r["strict_success"] is not None]
-        row.update(sample_counts(done),
-                   strict_esr_ci=card_rate_interval(by_card(decided, lambda r: bool(r["strict_success"]))),
-                   weak_esr_ci=card_rate_interval(by_card(done, lambda r: bool(r["weak_success"]))),
-                   mean_ps_ci=cluster_bootstrap(by_card(done, lambda r: r["ps"])))
-        row["mean_ses_ci"] = cluster_bootstrap(by_card(done, lambda r: ses.get(EpisodeKey.row_key(r))))
-        if "mean_form_credit" in row:
-            row["mean_form_credit_ci"] = cluster_bootstrap(by_card(done, lambda r: r.get("form_credit")))
-        for key, score in EXTRA_SCORES:  # out-of-domain and system scores, where a cell has them
-            if row.get(key) is not None:
-                row[f"{key}_ci"] = (cluster_bootstrap if key.startswith("mean") else card_rate_interval)(
-                    by_card(done, lambda r, s=score: r.get(s)))
-        out.append(row)
-    return out
-
-
-#: What the comparisons compare: (row key, label, the value of an episode).
-METRICS = (("strict_esr", "strict ESR", lambda r: None if r["strict_success"] is None else bool(r["strict_success"])),
-           ("weak_esr", "weak ESR", lambda r: bool(r["weak_success"])),
-           ("mean_ps", "mean PS", lambda r: r["ps"]))
+    """The summary rows of `group` with their samples and intervals (`summary.cells`)."""
+    return cells(runs.rows, runs.judgements, group)
 
 
 def compare_rows(runs: Runs, cell_axes: tuple[str, ...]) -> list[dict]:
-    """Every pair of players (runs), every cell both have, every metric:
-    the paired comparison over the shared cards, Holm-adjusted per pair and metric."""
-    members = finished_groups(runs.rows, cell_axes + ("player",))
-    cells = sorted({k[:-1] for k in members}, key=lambda k: tuple(map(str, k)))
-    out = []
-    for a, b in combinations(runs.players, 2):
-        for key, label, value in METRICS:
-            found = []
-            for c in cells:
-                if (*c, a) in members and (*c, b) in members:
-                    res = paired(by_card(members[(*c, a)], value), by_card(members[(*c, b)], value))
-                    if res is not None:
-                        found.append((c, res))
-            holm([res for _, res in found])
-            out += [{**dict(zip(cell_axes, c)), "a": a, "b": b, "metric": label, "shared_cards": res.cards,
-                     "differing": res.differing, "value_a": res.a, "value_b": res.b,
-                     "difference": res.difference, "difference_ci": res.interval, "p": res.p,
-                     "p_holm": res.p_adjusted, "apart": "apart" if res.apart else "–"}
-                    for c, res in found]
-    return out
+    """The paired comparisons of the runs' players (`summary.paired_comparisons`)."""
+    return paired_comparisons(runs.rows, runs.players, cell_axes)
 
 
 def _compare_notes(rows: list[dict], cell_axes: tuple[str, ...]) -> list[str]:
