@@ -62,6 +62,14 @@ def reserved_kind(name: str) -> Optional[str]:
     return None
 
 
+#: Statements listed and declared as a symbol: class -> (the checker's list, the symbol's kind).
+_DECLARED = {A.Input: ("inputs", "input"), A.Output: ("outputs", "output"), A.Param: ("params", "param")}
+#: Statements a card has at most once: class -> (what a second one is called, the checker's attribute).
+_SINGLE = {A.DesignGenerated: ("fixed design", "design"), A.DesignExplicit: ("fixed design", "design"),
+           A.Evaluation: ("evaluation", "evaluation"), A.Identification: ("identification", "identification"),
+           A.Adaptive: ("adaptive", "adaptive")}
+
+
 class _Checker(CounterfactualChecks, SystemChecks):
     def __init__(self, card: A.Card, source: SourceText, report: Reporter):
         self.card, self.source, self.report = card, source, report
@@ -149,15 +157,10 @@ class _Checker(CounterfactualChecks, SystemChecks):
                     self.meta[st.key] = st
             elif isinstance(st, A.UnitDefinition):
                 self.unit_definitions.append(st)
-            elif isinstance(st, A.Input):
-                self.inputs.append(st)
-                self.declare(st.name, "input", st.name_span, st)
-            elif isinstance(st, A.Output):
-                self.outputs.append(st)
-                self.declare(st.name, "output", st.name_span, st)
-            elif isinstance(st, A.Param):
-                self.params.append(st)
-                self.declare(st.name, "param", st.name_span, st)
+            elif type(st) in _DECLARED:
+                attr, kind = _DECLARED[type(st)]
+                getattr(self, attr).append(st)
+                self.declare(st.name, kind, st.name_span, st)
             elif isinstance(st, A.Let):
                 if self.declare(st.name, "let", st.name_span, st):
                     self.lets[st.name] = st
@@ -173,14 +176,8 @@ class _Checker(CounterfactualChecks, SystemChecks):
                     self.report.second_counterfactual(st.span, self.counterfactual.span)
                 else:
                     self.counterfactual = st
-            elif isinstance(st, (A.DesignGenerated, A.DesignExplicit)):
-                self.single("fixed design", "design", st)
-            elif isinstance(st, A.Evaluation):
-                self.single("evaluation", "evaluation", st)
-            elif isinstance(st, A.Identification):
-                self.single("identification", "identification", st)
-            elif isinstance(st, A.Adaptive):
-                self.single("adaptive", "adaptive", st)
+            elif type(st) in _SINGLE:
+                self.single(*_SINGLE[type(st)], st)
             elif isinstance(st, (A.LawFunction, A.Argument, A.System)):
                 self.collect_system(st)
 

@@ -93,6 +93,12 @@ class Diagnostic:
 CODES: dict[str, str] = {}
 
 
+def describe_dim(dim) -> str:
+    """A dimension in words (units.describe_dim, imported when a message needs it)."""
+    from .units import describe_dim as describe
+    return describe(dim)
+
+
 def _kind(code: str, summary: str):
     """Register a diagnostic constructor under its stable code."""
     CODES[code] = summary
@@ -115,10 +121,11 @@ class Reporter:
     # -- plumbing ---------------------------------------------------------
     def _add(self, code: str, severity: Severity, span: Span, message: str,
              hints: Iterable[str] = (), notes: Iterable[str] = (),
-             related: Iterable[tuple[Span, str]] = ()) -> Diagnostic:
+             related: Iterable[tuple[Span, str]] = (), env_note: str | None = None) -> Diagnostic:
+        """`env_note`: which world a dimensional error is in, the diagnostic's first note."""
         diag = Diagnostic(
             path=self.source.path, span=span, severity=severity, code=code,
-            message=message, hints=tuple(hints), notes=tuple(notes),
+            message=message, hints=tuple(hints), notes=(env_note,) * bool(env_note) + tuple(notes),
             related=tuple(Related(span=s, message=m) for s, m in related))
         self.items.append(diag)
         return diag
@@ -364,55 +371,45 @@ class Reporter:
     def mismatch(self, span: Span, where: str, symbol: str, left, right, env_note: str | None = None,
                  related=()):
         """`where`: operator (`+`, `-`), function (its name) or constraint (its comparison)."""
-        from .units import describe_dim
         what = {"constraint": f"the constraint's `{symbol}`",
                 "where": f"the `{symbol}` of a law's `where`"}.get(where, f"`{symbol}`")
         ratio = left / right
         hints = [f"the left is the right's dimension times {describe_dim(ratio)}: multiply the right by a "
                  "quantity of that dimension (a param with that unit, say) or divide the left by one"]
-        return self.error(
-            "E402", span,
-            f"{what} needs operands of the same dimension, but the left is "
-            f"{describe_dim(left)} and the right is {describe_dim(right)}",
-            notes=[env_note] if env_note else [], related=related, hints=hints)
+        message = (f"{what} needs operands of the same dimension, but the left is {describe_dim(left)} "
+                   f"and the right is {describe_dim(right)}")
+        return self.error("E402", span, message, env_note=env_note, related=related, hints=hints)
 
     @_kind("E403", "law does not balance")
     def law_mismatch(self, span: Span, output: str, unit_text: str, got, want,
                      env_note: str | None = None, hints: Sequence[str] = (), related=()):
-        from .units import describe_dim
-        return self.error(
-            "E403", span,
-            f"law {output}: right side is {describe_dim(got)}, but output {output} "
-            f"[{unit_text}] is {describe_dim(want)}",
-            notes=[env_note] if env_note else [], hints=hints, related=related)
+        message = (f"law {output}: right side is {describe_dim(got)}, "
+                   f"but output {output} [{unit_text}] is {describe_dim(want)}")
+        return self.error("E403", span, message, env_note=env_note, hints=hints, related=related)
 
     @_kind("E404", "function argument must be dimensionless")
     def needs_dimensionless(self, span: Span, fn: str, got, env_note: str | None = None):
-        from .units import describe_dim
         return self.error(
             "E404", span, f"the argument of `{fn}` must be dimensionless, but it is {describe_dim(got)}",
-            notes=[env_note] if env_note else [],
+            env_note=env_note,
             hints=["divide by a reference quantity of the same dimension (angles in `rad` or `deg` are dimensionless)"])
 
     @_kind("E405", "non-constant exponent on a dimensional base")
     def variable_exponent(self, span: Span, base_dim, env_note: str | None = None):
-        from .units import describe_dim
         return self.error(
             "E405", span,
             f"the base has dimension {describe_dim(base_dim)}, so its exponent must be a "
             "constant (numbers, params, and lets made of them)",
-            notes=[env_note] if env_note else [],
+            env_note=env_note,
             hints=["make the base dimensionless, e.g. `(x / x0)^k` with a param `x0`"])
 
     @_kind("E406", "exponent with a dimension")
     def dimensional_exponent(self, span: Span, got, env_note: str | None = None):
-        from .units import describe_dim
         return self.error("E406", span, f"an exponent must be dimensionless, but this one is {describe_dim(got)}",
-                          notes=[env_note] if env_note else [])
+                          env_note=env_note)
 
     @_kind("E407", "value without the parameter's unit")
     def set_unit(self, span: Span, name: str, want, got):
-        from .units import describe_dim
         return self.error(
             "E407", span,
             f"`set {name}`: the new value is {describe_dim(got)}, but `{name}` is {describe_dim(want)}",
@@ -444,7 +441,7 @@ class Reporter:
     @_kind("E409", "exponent cannot be evaluated")
     def bad_exponent_value(self, span: Span, env_note: str | None = None):
         return self.error("E409", span, "the exponent cannot be evaluated: it is not a finite number",
-                          notes=[env_note] if env_note else [])
+                          env_note=env_note)
 
     @_kind("E410", "bad reference point of `rebalance ... at`")
     def bad_reference(self, span: Span, name: str, reason: str, ref: str = "", **detail):
@@ -452,7 +449,6 @@ class Reporter:
         one), not_input (kind, suggestion), twice, outside (value, outside),
         unit (own, unit, dim), constraint (where, constraint), unsolvable (where, why),
         zero (where, output, suggestion: a point where that output is not 0)."""
-        from .units import describe_dim
         d = detail.get
         why, hints = {
             "second": lambda: (f"a counterfactual may fix one reference point only, and "
@@ -757,17 +753,15 @@ class Reporter:
     # -- E8xx: systems (a law acting inside a system that evolves in time) --------
     @_kind("E800", "a rate's unit is not its state's per unit of time")
     def rate_mismatch(self, span: Span, state: str, got, want, env_note: str | None = None):
-        from .units import describe_dim
         return self.error(
             "E800", span, f"rate {state}: the right side is {describe_dim(got)}, but d{state}/dt must "
             f"be {describe_dim(want)} (the state's unit per unit of time)",
-            notes=[env_note] if env_note else [],
+            env_note=env_note,
             hints=[f"a rate is the time derivative of its state: `rate {state} = ...` must have the unit "
                    f"of `{state}` divided by a time"])
 
     @_kind("E801", "an initial value in the wrong unit")
     def initial_mismatch(self, span: Span, state: str, unit_text: str, got, want):
-        from .units import describe_dim
         return self.error(
             "E801", span, f"state {state} [{unit_text}] starts at a value that is {describe_dim(got)}, "
             f"but the state is {describe_dim(want)}",
@@ -775,7 +769,6 @@ class Reporter:
 
     @_kind("E802", "the system's `time` is not an input of dimension time")
     def bad_time(self, span: Span, name: str, why: str, dim=None):
-        from .units import describe_dim
         detail = {"missing": "the system has no `time NAME` statement",
                   "twice": "the system names its time twice",
                   "not_input": f"`{name}` is not an input",
@@ -808,7 +801,7 @@ class Reporter:
 
     @_kind("E806", "a law called with arguments of the wrong number or dimensions")
     def law_call(self, span: Span, law: str, detail: str, env_note: str | None = None):
-        return self.error("E806", span, f"`{law}(...)`: {detail}", notes=[env_note] if env_note else [],
+        return self.error("E806", span, f"`{law}(...)`: {detail}", env_note=env_note,
                           hints=[f"each argument of `{law}` must have the dimension of the argument it is "
                                  "passed for (an input's unit, or its `argument` declaration's)"])
 
