@@ -60,6 +60,22 @@ def _at(typingctx, arr, offset):
     return types.CPointer(arr.dtype)(arr, types.intp), codegen
 
 
+def _select(op):
+    """Python's max (op '>') or min ('<') of two floats, `b if b op a else
+    a` (the same NaN rule), as one comparison and select: the builtins'
+    overloads are compiled functions of their own, seven of them costing a
+    cold compile about 0.3 s."""
+    @intrinsic
+    def pick(typingctx, a, b):
+        def codegen(context, builder, signature, args):
+            return builder.select(builder.fcmp_ordered(op, args[1], args[0]), args[1], args[0])
+        return types.float64(types.float64, types.float64), codegen
+    return pick
+
+
+_max, _min = _select(">"), _select("<")
+
+
 def _coefficients():
     """DOP853's tableau: scipy's own (the coefficients solve_ivp uses), read
     from its file, scipy/integrate/_ivp/dop853_coefficients.py, which needs
@@ -102,9 +118,9 @@ def _start(p, tend, model, world, y, ytmp, atol, K, group, caps, rtol):
         d = 0.0
         for m in range(ns):
             if group[m] == group[j]:
-                d = max(d, abs(y[m]), abs(K[0, m]) * tend)
+                d = _max(_max(d, abs(y[m])), abs(K[0, m]) * tend)
         if d > 0.0:
-            atol[j] = min(rtol * d, caps[j]) if caps[j] >= 0.0 else rtol * d
+            atol[j] = _min(rtol * d, caps[j]) if caps[j] >= 0.0 else rtol * d
         else:
             atol[j] = 1e-300
     d0, d1 = 0.0, 0.0
@@ -113,7 +129,7 @@ def _start(p, tend, model, world, y, ytmp, atol, K, group, caps, rtol):
         d0 += (y[j] / sc) ** 2
         d1 += (K[0, j] / sc) ** 2
     d0, d1 = math.sqrt(d0 / ns), math.sqrt(d1 / ns)
-    h0 = min(1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1, tend)
+    h0 = _min(1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1, tend)
     for j in range(ns):
         ytmp[j] = y[j] + h0 * K[0, j]
     model(world, RATES, h0, _at(ytmp, 0), p, _at(K, ns))  # the probe's rate (overwritten by the first stage)
@@ -123,25 +139,31 @@ def _start(p, tend, model, world, y, ytmp, atol, K, group, caps, rtol):
         d2 += ((K[1, j] - K[0, j]) / sc) ** 2
     d2 = math.sqrt(d2 / ns) / h0
     if d1 <= 1e-15 and d2 <= 1e-15:
-        h1 = max(1e-6, h0 * 1e-3)
+        h1 = _max(1e-6, h0 * 1e-3)
     else:
-        h1 = (0.01 / max(d1, d2)) ** (1.0 / 9.0)
-    h = min(100.0 * h0, h1, tend)
+        h1 = (0.01 / _max(d1, d2)) ** (1.0 / 9.0)
+    h = _min(_min(100.0 * h0, h1), tend)
     return h if h > 0.0 else tend * 1e-6
 
 
 _DRIVER = types.void(types.float64[:, ::1], _F, types.FunctionType(MODEL), types.int64, types.float64[:, ::1],
-                     types.int64[::1], _F, types.float64, types.int64)
+                     types.int64[::1], _F, types.float64, types.int64, types.float64[:, ::1])
+
+#: Rows of the driver's work array W: the stages' rates K (rows 0-12), then
+#: the state y, the trial state and each state's absolute tolerance (the
+#: caller allocates it: np.empty in the driver is three more compiled
+#: functions, about 0.15 s of a cold compile).
+WORK_ROWS = 16
 
 
 @njit(_DRIVER, cache=True, error_model="numpy", nogil=True)
-def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps):
+def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps, K):
     """Each point (row of P, inputs in SI) from time 0 to its time input by
     DOP853 steps (twelve stages; the error norm of the 5th- and 3rd-order
     estimates), then its outputs into its row of Y: NaN where the
-    integration gives up."""
+    integration gives up. `K`: the work array (WORK_ROWS by the states)."""
     ns = group.shape[0]
-    y, ytmp, atol, K = np.empty(ns), np.empty(ns), np.empty(ns), np.empty((13, ns))
+    y, ytmp, atol = K[13], K[14], K[15]
     for i in range(P.shape[0]):
         p, tend = _at(P, i * P.shape[1]), tend_[i]
         model(world, INITIAL, 0.0, _at(y, 0), p, _at(y, 0))
@@ -150,7 +172,7 @@ def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps):
         t, steps, rejected = 0.0, 0, False
         while not done and steps < max_steps and h > 4.0 * _EPS * abs(t):
             steps += 1
-            t_new = min(t + h, tend)
+            t_new = _min(t + h, tend)
             hh = t_new - t
             for s in range(1, 13):
                 for j in range(ns):
@@ -161,7 +183,7 @@ def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps):
                 model(world, RATES, t_new if s == 12 else t + _C[s] * hh, _at(ytmp, 0), p, _at(K, s * ns))
             e5, e3 = 0.0, 0.0
             for j in range(ns):
-                sc = atol[j] + max(abs(y[j]), abs(ytmp[j])) * rtol
+                sc = atol[j] + _max(abs(y[j]), abs(ytmp[j])) * rtol
                 q5, q3 = 0.0, 0.0
                 for m in range(13):
                     q5 += _E5[m] * K[m, j]
@@ -170,16 +192,16 @@ def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps):
                 e3 += (q3 / sc) ** 2
             en = 0.0 if (e5 == 0.0 and e3 == 0.0) else hh * e5 / math.sqrt((e5 + 0.01 * e3) * ns)
             if en < 1.0:
-                factor = 10.0 if en == 0.0 else min(10.0, 0.9 * en ** (-0.125))
+                factor = 10.0 if en == 0.0 else _min(10.0, 0.9 * en ** (-0.125))
                 t = t_new
                 for j in range(ns):
                     y[j] = ytmp[j]
                     K[0, j] = K[12, j]
-                h = hh * (min(1.0, factor) if rejected else factor)
+                h = hh * (_min(1.0, factor) if rejected else factor)
                 rejected = False
                 done = t >= tend
             else:
-                h = hh * (max(0.2, 0.9 * en ** (-0.125)) if en == en else 0.2)
+                h = hh * (_max(0.2, 0.9 * en ** (-0.125)) if en == en else 0.2)
                 rejected = True
         model(world, OUTPUTS, tend, _at(y, 0), p, _at(Y, i * Y.shape[1]))
         if not done:
@@ -187,9 +209,10 @@ def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps):
                 Y[i, j] = math.nan
 
 
-def _integrate_parallel(P, tend, model, world, Y, group, caps, rtol, max_steps):
+def _integrate_parallel(P, tend, model, world, Y, group, caps, rtol, max_steps, K):
     for i in prange(P.shape[0]):
-        integrate(P[i:i + 1], tend[i:i + 1], model, world, Y[i:i + 1], group, caps, rtol, max_steps)
+        integrate(P[i:i + 1], tend[i:i + 1], model, world, Y[i:i + 1], group, caps, rtol, max_steps,
+                  np.empty(K.shape))
 
 
 _LOCK = threading.Lock()
@@ -222,7 +245,8 @@ def run_system(parallel: bool, xs, factors, time_index: int, ys, model, world: i
     tend = np.ascontiguousarray(P[:, time_index])
     Y = np.empty((n, len(ys)))
     driver = _parallel() if parallel and n >= PARALLEL_POINTS else integrate
-    driver(P, tend, model, int(world), Y, group, caps, float(rtol), int(max_steps))
+    driver(P, tend, model, int(world), Y, group, caps, float(rtol), int(max_steps),
+           np.empty((WORK_ROWS, group.shape[0])))
     for j, y in enumerate(ys):
         y[:] = Y[:, j]
 
