@@ -245,25 +245,18 @@ class _World:
         of the states y (at time t, the time input), in declared units."""
         self.w.writeline(f"{'if' if self.index == 0 else 'elif'} world == {self.index}:  # {self.name}")
         self.w.indent()
-        self.w.writeline("if kind == 0:")
-        self.w.indent()
-        wr = _Writer(self.w, {**self.inputs, "time": "0.0"})
-        for j, tree in enumerate(self.world.initial):
-            self.w.writeline(f"k[{j}] = {self.tree(wr, tree)}")
-        self.w.outdent()
-        self.w.writeline("elif kind == 1:")
-        self.w.indent()
-        wr = self._states_and_lets()
-        for j, tree in enumerate(self.world.rates):
-            self.w.writeline(f"k[{j}] = {self.tree(wr, tree)}")
-        self.w.outdent()
-        self.w.writeline("else:")
-        self.w.indent()
-        wr = self._states_and_lets()
-        for j, (name, f) in enumerate(zip(output_names, output_factors)):
-            value = wr.names[self.spec.outputs[name]]
-            self.w.writeline(f"k[{j}] = {value}" + ("" if f == 1.0 else f" / {_literal(f)}"))
-        self.w.outdent()
+        initial = lambda: _Writer(self.w, {**self.inputs, "time": "0.0"})  # noqa: E731
+        outputs = [(self.spec.outputs[n], "" if f == 1.0 else f" / {_literal(f)}")
+                   for n, f in zip(output_names, output_factors)]
+        for test, writer, values in (
+                ("if kind == 0:", initial, lambda wr: (self.tree(wr, t) for t in self.world.initial)),
+                ("elif kind == 1:", self._states_and_lets, lambda wr: (self.tree(wr, t) for t in self.world.rates)),
+                ("else:", self._states_and_lets, lambda wr: (wr.names[name] + scale for name, scale in outputs))):
+            self.w.writeline(test)
+            self.w.indent()
+            for j, value in enumerate(values(writer())):  # lazily: a tree writes its own lines first
+                self.w.writeline(f"k[{j}] = {value}")
+            self.w.outdent()
         self.w.outdent()
 
     def kernels(self, n_inputs: int, n_outputs: int) -> None:
