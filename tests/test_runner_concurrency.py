@@ -115,6 +115,26 @@ def test_the_connection_pool_keeps_one_connection_per_call_in_flight():
 
 
 
+def test_all_the_pools_verify_with_one_certificate_store(monkeypatch):
+    # each pool of POOL_SIZE connections is a transport; built alone, each would load the CA
+    # bundle again (tens of ms of CPU each). The calls still go through, in pools that verify alike.
+    import ssl
+    loads = []
+    real = ssl.SSLContext.load_verify_locations
+
+    def counted(self, *args, **kwargs):
+        loads.append(self)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
+    server_calls = Connections(0.05)
+    with FakeOpenAI(server_calls) as server:
+        _two_rounds(server, 32, 32)
+    assert len(server_calls.threads) == 32  # 32 calls in flight at once: 8 pools of 4
+    assert len(loads) == 1
+    assert loads[0].verify_mode == ssl.CERT_REQUIRED and loads[0].check_hostname
+
+
 def _eval(tmp_path: Path, server, key: str):
     return subprocess.run(
         [sys.executable, "-m", "scigame", "eval", GRAVITATION, "--player", "openai:fake-model",

@@ -445,20 +445,7 @@ def spread_pool() -> type:
     in flight (a new pool when all are full, as long as `limits` allow), and
     counts a request in flight until its answer's stream is closed."""
     http = _http_library()
-
-    class Counted(http.AsyncByteStream):
-        def __init__(self, stream, done):
-            self._stream, self._done = stream, done
-
-        async def __aiter__(self):
-            async for chunk in self._stream:
-                yield chunk
-
-        async def aclose(self) -> None:
-            try:
-                await self._stream.aclose()
-            finally:
-                self._done()
+    Counted = counted_stream()
 
     class Spread(http.AsyncBaseTransport):
         def __init__(self, limits):
@@ -467,13 +454,15 @@ def spread_pool() -> type:
             #: idle connections kept alive in all (as one pool would; the pools beyond close theirs)
             self._keep = most if limits.max_keepalive_connections is None else limits.max_keepalive_connections
             self._pools: list = []  # [transport, requests in flight]
+            self._verify = None  # the pools' one certificate store (_certificates)
 
         def _pick(self) -> list:
             pool = min(self._pools, key=lambda p: p[1], default=None)
             if (pool is None or pool[1] >= POOL_SIZE) and len(self._pools) < self._most:
                 keep = min(POOL_SIZE, max(0, self._keep - POOL_SIZE * len(self._pools)))
                 size = http.Limits(max_connections=POOL_SIZE, max_keepalive_connections=keep)
-                pool = [http.AsyncHTTPTransport(limits=size), 0]
+                self._verify = self._verify or _certificates(http)
+                pool = [http.AsyncHTTPTransport(verify=self._verify, limits=size), 0]
                 self._pools.append(pool)
             return pool
 
@@ -499,6 +488,38 @@ def spread_pool() -> type:
                 await transport.aclose()
 
     return Spread
+
+
+@functools.cache
+def counted_stream() -> type:
+    """An answer's byte stream (of openai's HTTP library) that calls `done`
+    once it is closed: spread_pool counts a request in flight until then."""
+    http = _http_library()
+
+    class Counted(http.AsyncByteStream):
+        def __init__(self, stream, done):
+            self._stream, self._done = stream, done
+
+        async def __aiter__(self):
+            async for chunk in self._stream:
+                yield chunk
+
+        async def aclose(self) -> None:
+            try:
+                await self._stream.aclose()
+            finally:
+                self._done()
+
+    return Counted
+
+
+def _certificates(http):
+    """The certificate store every pool of spread_pool verifies with, as a
+    transport builds its own by default (verify=True): built alone, each pool
+    would load the CA bundle again, ~50 ms of CPU each (8 pools at
+    concurrency 32)."""
+    shared = getattr(http, "create_ssl_context", None)
+    return shared() if shared is not None else True
 
 
 #: How much of an error answer (HTTP 4xx/5xx) is read: openai reads an error's whole body to
