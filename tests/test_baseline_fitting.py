@@ -90,6 +90,24 @@ def test_snap_decimals_rounds_as_far_as_the_data_allow():
     assert worst_error(model, np.array([2.0]), {"x": x}, y, sw) == pytest.approx(np.max(0.3 * x / (0.01 * y)))
 
 
+def test_snap_decimals_drops_residue_no_reading_sees():
+    """y = a·x + b·cos(x) fitted to readings of 2·x with b = 3e-16 (least
+    squares' residue): b·cos(x) moves no prediction by a millionth of the
+    1% tolerance, so b becomes exactly 0; b = 0.05 moves the predictions by
+    up to 0.05/(0.01·2) = 2.5 tolerances at x = 1 and is kept."""
+    x = np.linspace(1.0, 2.0, 6)
+    y = 2.0 * x
+    sw = 0.01 * y
+
+    def model(t, X):
+        return t[0] * X["x"] + t[1] * np.cos(X["x"])
+    out = snap_decimals(model, np.array([2.0, 3e-16]), {"x": x}, y, sw, rel=0.005)
+    assert out[0] == 2.0 and out[1] == 0.0
+    y2 = 2.0 * x + 0.05 * np.cos(x)
+    kept = snap_decimals(model, np.array([2.0, 0.05]), {"x": x}, y2, 0.01 * y2, rel=0.005)
+    assert kept[1] == 0.05
+
+
 def test_law_set_fit():
     law = Law("k", "t", 1.0, 0, 0.0, lambda idx: None)
     law.set_fit(np.array([0.5, 2.0]))

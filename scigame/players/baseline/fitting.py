@@ -147,13 +147,19 @@ def rounding_bound(worst: float) -> float:
     return max(0.3, 1.5 * worst)
 
 
+#: A constant whose removal moves no scaled error by more than this many
+#: tolerances is numerical residue, not part of the law: snap_decimals sets it to 0.
+RESIDUE = 1e-6
+
+
 def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray, X: dict, y: np.ndarray,
                   sw: np.ndarray, rel: float, digits: int = 4) -> np.ndarray:
     """Each constant rounded, in turn, to the fewest significant digits
     (1 to `digits`) that move it by at most `rel` (relative) and that the
     data support: the largest scaled error stays at most max(0.3, 1.5 × the
-    unrounded one). Short decimals are what the law's author wrote (0.7,
-    1e-9), and they let the strict check see an exact constant instead of a
+    unrounded one); a constant no reading sees (removing it moves no
+    prediction by more than RESIDUE tolerances) is set to 0. Short decimals
+    are what the law's author wrote (0.7, 1e-9), and they let the strict check see an exact constant instead of a
     fitted one; `rel` (half the output's relative tolerance) keeps a poorly
     determined constant from being rounded beyond what that check allows."""
     def worst(t):
@@ -162,6 +168,13 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
     out = np.array(theta, dtype=float)
     for j, v in enumerate(out):
         if not math.isfinite(v) or v == 0:
+            continue
+        zero = out.copy()
+        zero[j] = 0.0
+        with np.errstate(all="ignore"):
+            moved = np.abs(np.asarray(model(zero, X), dtype=float) - np.asarray(model(out, X), dtype=float)) / sw
+        if np.all(moved <= RESIDUE):
+            out = zero  # least squares' residue (1e-15·cos ωt): no reading sees it
             continue
         for d in range(1, digits + 1):
             trial = out.copy()
