@@ -111,3 +111,19 @@ def test_a_statement_reads_as_its_tree(tree):
 ])
 def test_statement_layout(tree, text):
     assert tree_text(tree) == text
+
+
+def test_zero_constants_drop_their_terms_and_keep_the_values():
+    """A fit that set constants to 0 (snap_decimals) leaves 0·… terms; they
+    drop out, and the law's values at random points are the same."""
+    from scigame.players.baseline.trees import drop_zero_terms
+    t, h0 = var("t"), var("h0")
+    tree = op("add", 0.0, h0, op("mul", 1.5, op("cos", op("mul", 0.506, t))),
+              op("mul", 0.0, op("sin", op("mul", 0.0, t))))
+    out = drop_zero_terms(tree)
+    assert tree_text(out) == "h0 + 1.5·cos(0.506·t)"
+    rng = np.random.default_rng(3)
+    X = {"t": rng.uniform(0, 20, 50), "h0": rng.uniform(-2, 2, 50)}
+    np.testing.assert_allclose(evaluate(out, X), X["h0"] + 1.5 * np.cos(0.506 * X["t"]), rtol=1e-15)
+    kept = op("add", h0, op("mul", 2.0, t))  # no zero constant: the very same tree back
+    assert drop_zero_terms(kept) is kept

@@ -26,7 +26,7 @@ import numpy as np
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
 from .monomials import ARGUMENT_GRID, Argument, OutputData, Transform, arguments, transforms
 from .sums import tie_maps
-from .trees import op, power, tree_text, var
+from .trees import drop_zero_terms, op, power, tree_text, var
 
 #: Arguments Q tried (the simplest first).
 MAX_ARGUMENTS = 6
@@ -240,7 +240,7 @@ def _make(data, tr, picked, T, fixed, theta0, model, arg: Argument) -> Optional[
     e_tree = op("exp", op("mul", a, qtree))
     parts = [op("mul", float(c), tree, e_tree) if with_e else op("mul", float(c), tree)
              for ((_, tree, _), with_e), c in zip(picked, coef)]
-    tree = tr.tree(op("add", *parts))
+    tree = drop_zero_terms(tr.tree(op("add", *parts)))
     text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):

@@ -28,7 +28,7 @@ from .fitting import Law, refine, scaled_errors, snap_decimals
 from .kinetics import _bases
 from .relax import _model, _set
 from .monomials import OutputData, transforms
-from .trees import op, tree_text, var
+from .trees import drop_zero_terms, op, tree_text, var
 
 #: Frequencies screened per input: cycles over the observed range.
 CYCLES = np.linspace(0.2, 6.0, 150)
@@ -115,6 +115,7 @@ def _law(data, name, bases, trig, harmonic, damped, a, b) -> Optional[Law]:
     final = tree
     for p, v in zip(paths, theta):
         final = _set(final, p, float(v))
+    final = drop_zero_terms(final)
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)

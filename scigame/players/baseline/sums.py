@@ -18,7 +18,7 @@ import numpy as np
 from .dims import Dimensions
 from .fitting import Law, refine, scaled_errors, snap_decimals, wls
 from .monomials import TRANSFORM_POWER, OutputData, Transform, angle_factors, monomial_text, monomial_tree, z_scale
-from .trees import op, product, tree_text
+from .trees import drop_zero_terms, op, product, tree_text
 
 #: Most dictionary terms: monomials times angle features are added, simplest monomial first, up to it.
 DICTIONARY_CAP = 400
@@ -420,7 +420,8 @@ def _sum_law(data: OutputData, tr: Transform, terms: list, c: np.ndarray, T: np.
                    data.y, data.sw) if data.n > len(start) else start
     theta = start if theta is None else theta
     scale, ratios = _factored(cols, T @ theta, data, tr)
-    tree = tr.tree(op("mul", float(scale), op("add", *[t if r == 1 else _times(r, t) for r, t in zip(ratios, trees)])))
+    tree = drop_zero_terms(tr.tree(op("mul", float(scale), op("add", *[t if r == 1 else _times(r, t)
+                                                                      for r, t in zip(ratios, trees)]))))
     text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):

@@ -57,6 +57,22 @@ def substitute(tree: Any, name: str, value: Any) -> Any:
     return tree
 
 
+def drop_zero_terms(tree: Any) -> Any:
+    """`tree` folded again bottom-up (`fold`) when a constant in it is 0 (a
+    fit set it so): its terms drop out (0 + h0 + 0·sin(0·t) is written h0).
+    A tree without a zero constant is returned as it is."""
+    def has_zero(t):
+        if is_num(t):
+            return t == 0
+        return isinstance(t, dict) and any(has_zero(a) for a in t.get("args", []))
+
+    def refold(t):
+        if isinstance(t, dict) and "op" in t:
+            return fold(t["op"], [refold(a) for a in t.get("args", [])])
+        return t
+    return refold(tree) if has_zero(tree) else tree
+
+
 def fold(name: str, args: list) -> Any:
     """Constant folding plus 0·x = 0, 1·x = x, x + 0 = x, x − 0 = x, x/1 = x
     (so the s = 0 member of a candidate family drops the unused law)."""
