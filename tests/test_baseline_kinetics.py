@@ -33,9 +33,10 @@ def _data(law, inputs=(T_IN, Y0_IN), n=12, seed=2) -> OutputData:
 
 
 def _best(laws, data, law):
-    """The law among those found that fits best, and its largest relative
-    error against the closed form on a fresh grid of the domain."""
-    best = min(laws, key=lambda f: f.fit_error)
+    """The law among those found that fits best (of equal fits, the one
+    with fewer constants, as the search's score prefers), and its largest
+    relative error against the closed form on a fresh grid of the domain."""
+    best = min(laws, key=lambda f: (f.fit_error, f.k))
     rng = np.random.default_rng(9)
     P = {k: rng.uniform(np.min(v), np.max(v), 60) for k, v in data.X.items()}
     return best, float(np.max(np.abs(evaluate(best.tree, P) / law(**P) - 1.0)))
