@@ -255,8 +255,8 @@ def cell_intervals(row: dict, done: list[dict], ses: dict[tuple, float]) -> dict
     cell's finished episodes, the card as the unit (scigame/intervals.py)."""
     decided = [r for r in done if r["strict_success"] is not None]
     out = {"strict_esr_ci": card_rate_interval(by_card(decided, lambda r: bool(r["strict_success"]))),
-           "weak_esr_ci": card_rate_interval(by_card(done, lambda r: bool(r["weak_success"]))),
-           "mean_ps_ci": cluster_bootstrap(by_card(done, lambda r: r["ps"])),
+           "weak_esr_ci": weak_rate(done)[1] if done else None,
+           "mean_ps_ci": mean_interval(done, "ps"),
            "mean_ses_ci": cluster_bootstrap(by_card(done, lambda r: ses.get(EpisodeKey.row_key(r))))}
     if "mean_form_credit" in row:
         out["mean_form_credit_ci"] = mean_interval(done, "form_credit")
@@ -306,9 +306,12 @@ def paired_comparisons(rows: list[dict], players, cell_axes: tuple[str, ...]) ->
     out = []
     for a, b in combinations(players, 2):
         for _, label, value in METRICS:
-            found = [(c, res) for c in cells_ if (*c, a) in members and (*c, b) in members
-                     for res in [paired(by_card(members[(*c, a)], value), by_card(members[(*c, b)], value))]
-                     if res is not None]
+            found = []
+            for c in cells_:
+                if (*c, a) in members and (*c, b) in members:
+                    res = paired(by_card(members[(*c, a)], value), by_card(members[(*c, b)], value))
+                    if res is not None:
+                        found.append((c, res))
             holm([res for _, res in found])
             out += [{**dict(zip(cell_axes, c)), "a": a, "b": b, "metric": label, "shared_cards": res.cards,
                      "differing": res.differing, "value_a": res.a, "value_b": res.b,
