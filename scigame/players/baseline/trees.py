@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -47,14 +47,20 @@ def scaled(c: float, tree: Any) -> Any:
     return float(c) * tree if is_num(tree) else (tree if c == 1.0 else op("mul", float(c), tree))
 
 
+def refold(tree: Any, leaf: Callable[[Any], Any] = lambda t: t) -> Any:
+    """`tree` rebuilt bottom-up with `fold`, each leaf (a number or a
+    variable) replaced by what `leaf` gives for it: the one recursion under
+    `substitute` and `drop_zero_terms`."""
+    if isinstance(tree, dict) and "op" in tree:
+        return fold(tree["op"], [refold(a, leaf) for a in tree.get("args", [])])
+    return leaf(tree)
+
+
 def substitute(tree: Any, name: str, value: Any) -> Any:
     """`tree` with the variable `name` replaced by `value` (a number or a
     tree), constants folded."""
-    if isinstance(tree, dict) and "var" in tree:
-        return (float(value) if is_num(value) else value) if tree["var"] == name else tree
-    if isinstance(tree, dict) and "op" in tree:
-        return fold(tree["op"], [substitute(a, name, value) for a in tree.get("args", [])])
-    return tree
+    new = float(value) if is_num(value) else value
+    return refold(tree, lambda t: new if isinstance(t, dict) and t.get("var") == name else t)
 
 
 def drop_zero_terms(tree: Any) -> Any:
@@ -65,11 +71,6 @@ def drop_zero_terms(tree: Any) -> Any:
         if is_num(t):
             return t == 0
         return isinstance(t, dict) and any(has_zero(a) for a in t.get("args", []))
-
-    def refold(t):
-        if isinstance(t, dict) and "op" in t:
-            return fold(t["op"], [refold(a) for a in t.get("args", [])])
-        return t
     return refold(tree) if has_zero(tree) else tree
 
 
