@@ -3,6 +3,7 @@ tables. Each test runs fresh interpreters with a private cache folder."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -277,3 +278,50 @@ def test_shared_node_methods_behave_as_stdlib_dataclasses():
                 x.a = 3
     assert ours[0](1) != ours[1](1) and theirs[0](1) != theirs[1](1)  # another class: never equal
     assert (ours[0](1) == 1) is False and (theirs[0](1) == 1) is False
+
+
+def _node_pair(decorate):
+    """One class, decorated by `decorate`, with every kind of field a node may have."""
+    ns = {"__annotations__": {"a": "int", "b": "list", "c": "str", "d": "int"},
+          "b": dataclasses.field(default_factory=list), "c": "c", "d": dataclasses.field(default=4, init=False,
+                                                                                        compare=False)}
+    cls = decorate(type("Many", (), ns))
+    return cls, type("Plain", (cls,), {})  # a subclass that is no dataclass of its own
+
+
+@pytest.mark.parametrize("call", [(), (1, [2], "x", 5), (1, [2], "x"), (1,), ("a", "b")])
+def test_node_init_matches_dataclass_init(call):
+    """The `__init__` node writes on first use against dataclass's: the
+    same values, defaults (a fresh list per instance), the same refusals."""
+    from scigame.compiler.source import node
+
+    def outcome(cls):
+        try:
+            x = cls(*call)
+        except TypeError as exc:
+            return "TypeError", str(exc).split("()", 1)[-1]  # the message, less the function's name
+        return [(f.name, getattr(x, f.name)) for f in dataclasses.fields(x)], x.b is not cls(*call).b
+    for mine, ref in zip(_node_pair(node), _node_pair(dataclasses.dataclass(frozen=True))):
+        assert outcome(mine) == outcome(ref)
+
+
+def test_nodes_pickle_copy_and_stay_frozen():
+    import copy
+    import pickle
+    from scigame.compiler import ast as A
+    from scigame.compiler.source import Span
+    span = Span(1, 1, 1, 5)
+    law = A.Law(span, "y", span, A.Binary(span, "mul", A.Name(span, "x"), A.Number(span, 2.0, "2")))
+    assert pickle.loads(pickle.dumps(law)) == law and copy.deepcopy(law) == law
+    assert A.Law.__match_args__ == ("span", "name", "name_span", "expr", "where")
+    for change in (lambda: setattr(law, "name", "z"), lambda: delattr(law, "expr"),
+                   lambda: setattr(law, "other", 1)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            change()
+    from scigame.compiler.source import node
+    mine, ref = _node_pair(node)[1](1), _node_pair(dataclasses.dataclass(frozen=True))[1](1)
+    for x in (mine, ref):  # a plain subclass may hold other attributes, not assign fields
+        x.note = "kept"
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            x.a = 2
+    assert mine.note == ref.note == "kept"
