@@ -100,7 +100,31 @@ def test_linting_a_clean_card_imports_only_what_it_uses(tmp_path):
     loaded = [m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_FOR_A_CLEAN_LINT)]
     assert loaded == []
     assert "numpy" in modules and "lark" in modules  # the numeric checks and the parser did run
+    assert "regex" not in modules  # Lark loaded without it (compiler/larklib.py)
     assert blas is None  # one thread for lint's own numpy only; not left for the processes it starts
+
+
+def test_lark_without_regex_parses_as_lark_with_it_and_leaves_regex_importable(tmp_path):
+    """compiler/larklib.py hides `regex` from Lark: the parse trees of every
+    card are those of a Lark that loaded `regex` (this process's, built
+    independently of our cache), and `regex` itself still imports afterwards."""
+    pytest.importorskip("regex")
+    script = ("import json, sys\n"
+              "from scigame.compiler import syntax\n"
+              "import lark.utils, regex\n"
+              "trees = [str(syntax.parser().parse(open(p, encoding='utf-8').read())) for p in sys.argv[1:]]\n"
+              "print(json.dumps([lark.utils._has_regex, regex.__name__, trees]))\n")
+    paths = [str(p) for p in sorted((REPO / "cards/historical").glob("*.sci"))]
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script, *paths], env=env, capture_output=True, text=True, check=True)
+    has_regex, name, trees = json.loads(done.stdout)
+    assert (has_regex, name) == (False, "regex")
+    import lark.utils
+    from lark import Lark
+    assert lark.utils._has_regex  # this process loaded Lark the ordinary way
+    reference = Lark((REPO / "grammar/sci.lark").read_text(), parser="lalr", propagate_positions=True,
+                     maybe_placeholders=True)
+    assert trees == [str(reference.parse(Path(p).read_text(encoding="utf-8"))) for p in paths]
 
 
 def test_a_bad_card_still_gets_every_message(tmp_path):
