@@ -129,6 +129,32 @@ def test_lark_without_regex_parses_as_lark_with_it_and_leaves_regex_importable(t
     assert runs[0][1] == runs[1][1] and len(runs[0][1]) == len(paths)
 
 
+def test_the_fast_path_freezes_what_loading_made_and_collects_again(tmp_path):
+    """In its own process, lint pauses the garbage collector while it loads
+    (modules, Lark's tables, the first card) and freezes what that made; the
+    collector runs again afterwards, and a second card is still checked.
+    Called inside a longer-lived process, run_lint leaves the collector alone."""
+    script = ("import gc, sys\n"
+              "from scigame.commands.linting import fast_lint\n"
+              "code = fast_lint(['lint', *sys.argv[1:]])\n"
+              "print(repr((code, gc.isenabled(), gc.get_freeze_count())))\n")
+    bad = tmp_path / "bad.sci"
+    bad.write_text(CARD.read_text().replace("input", "inptu", 1))
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script, str(CARD), str(bad)], env=env, capture_output=True,
+                          text=True, check=True)
+    code, enabled, frozen = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own repr
+    assert (code, enabled) == (1, True) and frozen > 10000
+    assert "error[E1" in done.stdout and "checked 2 cards: 1 error" in done.stdout
+
+    import gc
+    from scigame.commands.linting import run_lint
+    before = gc.get_freeze_count()
+    lines: list = []
+    assert run_lint([CARD], "human", False, False, lambda m="", color=None: lines.append(m)) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == before and "0 errors" in lines[-1]
+
+
 def test_a_bad_card_still_gets_every_message(tmp_path):
     card = tmp_path / "bad.sci"
     card.write_text(CARD.read_text().replace("input", "inptu", 1))
