@@ -63,7 +63,8 @@ def node(cls):
     cls._hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
     cls._shown = tuple(f.name for f in fields if f.repr)
     cls.__eq__, cls.__hash__, cls.__repr__ = _node_eq, _node_hash, _node_repr
-    cls.__init__ = _init_on_first_use(cls)
+    if "__init__" not in cls.__dict__:  # a class's own __init__ is kept, as dataclass keeps it
+        cls.__init__ = _init_on_first_use(cls)
     return cls
 
 

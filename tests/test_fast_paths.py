@@ -378,3 +378,8 @@ def test_nodes_pickle_copy_and_stay_frozen():
         with pytest.raises(dataclasses.FrozenInstanceError):
             x.a = 2
     assert mine.note == ref.note == "kept"
+
+    def own_init(self, x):
+        object.__setattr__(self, "a", 2 * x)
+    for decorate in (node, dataclasses.dataclass(frozen=True)):  # a class's own __init__ is kept
+        assert decorate(type("Own", (), {"__annotations__": {"a": "int"}, "__init__": own_init}))(2).a == 4
