@@ -4,7 +4,6 @@ domain reads back in a message's detail."""
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional
 
@@ -31,6 +30,7 @@ def suggest(name: str, options: Iterable[str]) -> list[str]:
     if exact_case:
         return exact_case[:1]
     lowered = {o.lower(): o for o in options}
+    import difflib  # only for a name not found: a clean card's lint never loads it
     return [lowered[m] for m in difflib.get_close_matches(name.lower(), sorted(lowered), n=1, cutoff=0.6)]
 
 

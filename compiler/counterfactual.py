@@ -10,7 +10,7 @@ mutation to its step.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
 from . import ast as A
@@ -18,7 +18,7 @@ from .checkutil import closure, mutation_text, names, reachable, suggest, walk
 from .diagnostics import Reporter
 from .model import Mutation
 from .printer import format_expr
-from .source import Span
+from .source import Span, node
 from .system_check import apply_law_function
 from .typer import EnvState, Typed, placeholder, solve_placeholders
 from .units import DIMENSIONLESS, format_si_unit
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .checker import _Checker
 
 
-@dataclass(frozen=True)
+@node
 class Applied:
     """The counterfactual environment after some of its mutations."""
 
@@ -42,7 +42,7 @@ class Applied:
                                    mutations=self.mutations + (Mutation(kind, m.name, text, m.span),), **more)
 
 
-@dataclass(frozen=True)
+@node
 class Counterfactual:
     """The outcome of the pass: the environment, typed, and its mutations."""
 

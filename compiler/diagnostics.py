@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable, Sequence
 
-from .source import SourceText, Span
+from .source import SourceText, Span, node
 
 
 #: Why no factor makes the worlds agree at a reference point (the `reason` of
@@ -39,7 +39,7 @@ class Severity(str, Enum):
     NOTE = "note"
 
 
-@dataclass(frozen=True)
+@node
 class Related:
     """A second place a diagnostic points at (e.g. the law a mutation broke)."""
 
@@ -47,7 +47,7 @@ class Related:
     message: str
 
 
-@dataclass(frozen=True)
+@node
 class Diagnostic:
     """One finding about one place in a card. (A plain frozen dataclass:
     lint of a clean card must not pay for importing pydantic.)"""

@@ -34,11 +34,9 @@ import textwrap
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Callable, Optional
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedInput
-
 from . import ast as A
 from .diagnostics import Diagnostic, Reporter
+from .larklib import Lark, Token, UnexpectedInput
 from .printer import format_expr
 from .source import SourceText
 from .statements import build_card, rule_of

@@ -14,14 +14,15 @@ reads `RUNTIME_NAMES` from it without pulling in pint or Lark.
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Optional
 
 import numpy as np
 
+from .source import node
 
-@dataclass(frozen=True)
+
+@node
 class CardFunction:
     """One function of the card language.
 

@@ -29,16 +29,17 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Optional
 
 import numpy as np
 
+from .source import node
+
 __all__ = ["ARITY", "OP_TABLE", "Domain", "Op", "arity_text", "fold_exact"]
 
 
-@dataclass(frozen=True)
+@node
 class Domain:
     """One way an op can leave its domain: `bad(*args)` is a boolean mask of
     the offending points, `reason` what is said about them."""
@@ -47,7 +48,7 @@ class Domain:
     reason: str
 
 
-@dataclass(frozen=True)
+@node
 class Op:
     """One op of the predictor language."""
 

@@ -14,7 +14,6 @@ of their laws, not by their size or by the tolerance:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
@@ -23,6 +22,7 @@ from .diagnostics import Reporter
 from .evaluation import evaluate_world
 from .model import CheckedCard
 from .sampling import evaluation_set
+from .source import node
 
 #: A median ratio beyond this factor (or below its inverse) means "differs mostly in size".
 RATIO_LIMIT = 10.0
@@ -30,7 +30,7 @@ RATIO_LIMIT = 10.0
 LOW_SHARE = 1 / 3
 
 
-@dataclass(frozen=True)
+@node
 class Ratio:
     """|counterfactual| / |original| of one output over the evaluation set
     (points where both are non-zero and finite), and the share of the

@@ -29,19 +29,105 @@ def declared_card_name(text: str) -> str | None:
 
 
 def node(cls):
-    """A frozen dataclass whose `__eq__`, `__hash__` and `__repr__` are
-    shared functions reading the class's field names, instead of source that
-    `dataclass` writes and compiles for each class: the same behaviour as
-    `@dataclass(frozen=True)` (equal when of one class with equal fields,
-    the hash of the field tuple, `Name(field=value, ...)`), at half the
-    compiling when the module loads, which a lint pays on every file (the AST and the checked model use it)."""
-    cls = dataclasses.dataclass(frozen=True, eq=False, repr=False)(cls)
+    """A frozen dataclass whose methods are shared functions reading the
+    class's field names, instead of source that `dataclass` writes and
+    compiles for each class: the same behaviour as `@dataclass(frozen=True)`
+    (equal when of one class with equal fields, the hash of the field tuple,
+    `Name(field=value, ...)`, assignment refused with FrozenInstanceError,
+    `dataclasses.fields` and `replace`, pickling). Only `__init__` is
+    written for each class, and only when the class is first instantiated:
+    a lint pays on every file for loading the AST and the checked model,
+    which use it, and builds a few of their classes."""
+    doc = cls.__dict__.get("__doc__")
+    if not doc:  # dataclass would ask inspect for a signature to make one
+        cls.__doc__ = cls.__name__
+    bases = [b.__dataclass_params__ for b in cls.__mro__[1:] if "__dataclass_params__" in b.__dict__]
+    if not all(p.frozen for p in bases):
+        raise TypeError("cannot inherit frozen dataclass from a non-frozen one")
+    # fields only, no `init`; a class of its own is frozen by the shared __setattr__ below, so
+    # dataclass compiles nothing (over a frozen base, dataclass writes the two methods itself)
+    cls = dataclasses.dataclass(init=False, eq=False, repr=False, frozen=bool(bases))(cls)
+    if not bases:
+        cls.__setattr__, cls.__delattr__ = _node_setattr, _node_delattr
+        cls.__dataclass_params__.frozen = True  # as it is: a dataclass subclass must be frozen too
     fields = dataclasses.fields(cls)
+    if len(fields) != len(cls.__dataclass_fields__) or any(f.kw_only for f in fields):
+        raise TypeError(f"{cls.__name__}: a node has plain fields only (no InitVar, ClassVar or kw_only)")
+    init = [f for f in fields if f.init]
+    for before, after in zip(init, init[1:]):
+        if _has_default(before) and not _has_default(after):
+            raise TypeError(f"non-default argument {after.name!r} follows default argument")
+    if not doc:
+        cls.__doc__ = f"{cls.__name__}({', '.join(f.name for f in init)})"
     cls._compared = tuple(f.name for f in fields if f.compare)
     cls._hashed = tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash))
     cls._shown = tuple(f.name for f in fields if f.repr)
     cls.__eq__, cls.__hash__, cls.__repr__ = _node_eq, _node_hash, _node_repr
+    if "__init__" not in cls.__dict__:  # a class's own __init__ is kept, as dataclass keeps it
+        cls.__init__ = _init_on_first_use(cls)
     return cls
+
+
+def _has_default(f: dataclasses.Field) -> bool:
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+
+
+def _init_on_first_use(cls):
+    def __init__(self, *args, **kwargs):
+        cls.__init__ = init = _node_init(cls)
+        init(self, *args, **kwargs)
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    return __init__
+
+
+class _Factory:
+    """The default of a parameter whose field has a default_factory."""
+
+    def __repr__(self):
+        return "<factory>"
+
+
+_FACTORY = _Factory()
+
+
+def _node_init(cls):
+    """`cls.__init__` as `@dataclass(frozen=True)` writes it."""
+    fields = dataclasses.fields(cls)
+    scope = {"__node_set": object.__setattr__, "__node_factory": _FACTORY}
+    params, body = [], []
+    for i, f in enumerate(fields):
+        if f.default_factory is not dataclasses.MISSING:
+            scope[f"__node_factory{i}"] = f.default_factory
+            value = (f"__node_factory{i}() if {f.name} is __node_factory else {f.name}" if f.init else f"__node_factory{i}()")
+            default = "=__node_factory"
+        elif f.default is not dataclasses.MISSING:
+            scope[f"__node_default{i}"] = f.default
+            value, default = (f.name if f.init else f"__node_default{i}"), f"=__node_default{i}"
+        elif f.init:
+            value, default = f.name, ""
+        else:  # no value to give it: left unset, as dataclass leaves it
+            continue
+        if f.init:
+            params.append(f.name + default)
+        body.append(f"    __node_set(__dataclass_self__, {f.name!r}, {value})")
+    source = f"def __init__({', '.join(['__dataclass_self__', *params])}):\n" + "\n".join(body or ["    pass"])
+    exec(source, scope)  # noqa: S102 - our own source, from the class's field names
+    init = scope["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    init.__code__ = init.__code__.replace(co_qualname=init.__qualname__)  # what a TypeError names
+    return init
+
+
+def _node_setattr(self, name, value):
+    if "_compared" in type(self).__dict__ or name in self.__dataclass_fields__:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
+
+
+def _node_delattr(self, name):
+    if "_compared" in type(self).__dict__ or name in self.__dataclass_fields__:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
 
 
 def _node_eq(self, other):

@@ -19,7 +19,7 @@ import textwrap
 from fractions import Fraction
 from typing import Callable, Optional
 
-from lark import Token, Tree
+from .larklib import Token, Tree
 
 from .ast import (BINARY_OPERATORS, Adaptive, Argument, Assignment, Card, Constraint, Counterfactual, DesignExplicit, DesignGenerated,
                   Domain, Evaluation, Expr, Identification, Input, Law, LawFunction, Let, Literal, MagnitudeDiffers,

@@ -13,10 +13,8 @@ import hashlib
 import re
 from importlib import resources
 
-from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
 from .diagnostics import Reporter
+from .larklib import Lark, Token, Tree, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from .source import SourceText, Span
 from .usercache import user_cache_folder
 

@@ -15,8 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput
-
+from .larklib import UnexpectedCharacters, UnexpectedInput
 from .source import SourceText, Span
 
 

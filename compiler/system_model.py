@@ -10,15 +10,15 @@ touching the rates.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
 from typing import Iterator, Optional
 
 from .model import InputModel, TBinary, TCall, TConst, TExpr, TRef, TUnary, nodes
-from .source import Span
+from .source import Span, node
 from .units import Dim, Unit
 
 
-@dataclass(frozen=True)
+@node
 class TLawCall:
     """`a(M, d)` in a system: a call of the card's law of named arguments."""
 
@@ -28,14 +28,14 @@ class TLawCall:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class ArgumentModel(InputModel):
     """A law argument: an input's unit and domain, or its `argument` declaration's."""
 
     is_input: bool = False
 
 
-@dataclass(frozen=True)
+@node
 class StateModel:
     name: str
     unit: Unit
@@ -43,7 +43,7 @@ class StateModel:
     span: Span
 
 
-@dataclass(frozen=True)
+@node
 class SystemInfo:
     """The parts of a system both worlds share."""
 
@@ -57,7 +57,7 @@ class SystemInfo:
     texts: dict[str, str]  # "init:x", "rate:x", "let:d" -> the card's text
 
 
-@dataclass(frozen=True)
+@node
 class SystemWorld:
     """One world's law and equations (SI): the law's body over its
     arguments, each state's initial value, the system's lets in order, and

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable, Mapping, Optional
 
@@ -22,13 +21,14 @@ from .checkutil import names, suggest
 from .diagnostics import Reporter
 from .functions import FUNCTIONS
 from .model import TBinary, TCall, TConst, TExpr, TRef, TUnary, evaluate, refs
+from .source import node
 from .units import DIMENSIONLESS, Dim
 
 if TYPE_CHECKING:
     from .checker import _Checker
 
 
-@dataclass(frozen=True)
+@node
 class EnvState:
     """What the typer needs to know about one environment; a mutation makes
     a new state (`with_param`, `with_let`, `with_law`)."""
@@ -69,7 +69,7 @@ class EnvState:
         return dataclasses.replace(self, laws={**self.laws, law.name: law})
 
 
-@dataclass(frozen=True)
+@node
 class Typed:
     """An environment's typed lets (in dependency order) and laws, and, when
     typed to solve `rebalance`, the dimension equations it left."""

@@ -11,10 +11,11 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Mapping
+
+from .source import node
 
 if TYPE_CHECKING:
     import pint
@@ -54,7 +55,7 @@ def snap(exponent: float | Fraction | int) -> Fraction:
     return Fraction(repr(float(exponent)))
 
 
-@dataclass(frozen=True)
+@node
 class Dim:
     """A physical dimension: a product of base dimensions with exact exponents."""
 
@@ -168,7 +169,7 @@ class UnitError(ValueError):
         self.kind = kind
 
 
-@dataclass(frozen=True)
+@node
 class Unit:
     """A resolved unit: its text as written, its dimension, and the factor
     that converts a value in this unit to SI base units."""

@@ -3,6 +3,7 @@ tables. Each test runs fresh interpreters with a private cache folder."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -82,10 +83,11 @@ print("\\n" + repr((code, sorted(sys.modules), os.environ.get("OPENBLAS_NUM_THRE
 """
 
 #: What checking a clean card never uses: model validation, the unit
-#: library (cached), the syntax-error catalogue, package metadata, and every
-#: part of the runtime, the players and the symbolic stack.
-NOT_FOR_A_CLEAN_LINT = ("pydantic", "pint", "tomllib", "importlib.metadata", "sympy", "scipy", "numba",
-                        "rich", "openai", "scigame.compiler.build", "scigame.compiler.artifact",
+#: library (cached), the syntax-error catalogue, did-you-mean matching,
+#: package metadata, and every part of the runtime, the players and the
+#: symbolic stack.
+NOT_FOR_A_CLEAN_LINT = ("pydantic", "pint", "tomllib", "difflib", "importlib.metadata", "sympy", "scipy",
+                        "numba", "rich", "openai", "scigame.compiler.build", "scigame.compiler.artifact",
                         "scigame.runner", "scigame.store", "scigame.players", "scigame.llm")
 
 
@@ -99,7 +101,59 @@ def test_linting_a_clean_card_imports_only_what_it_uses(tmp_path):
     loaded = [m for m in modules if any(m == n or m.startswith(n + ".") for n in NOT_FOR_A_CLEAN_LINT)]
     assert loaded == []
     assert "numpy" in modules and "lark" in modules  # the numeric checks and the parser did run
+    assert "regex" not in modules  # Lark loaded without it (compiler/larklib.py)
     assert blas is None  # one thread for lint's own numpy only; not left for the processes it starts
+
+
+def test_lark_without_regex_parses_as_lark_with_it_and_leaves_regex_importable(tmp_path):
+    """compiler/larklib.py hides `regex` from Lark: the parse trees of every
+    card are those of a Lark that loaded `regex` (built from the grammar in
+    a process that imports Lark first, without our cache), and `regex`
+    itself still imports afterwards."""
+    pytest.importorskip("regex")
+    ours = ("from scigame.compiler import syntax\n"
+            "import lark.utils, regex\n"
+            "parse = syntax.parser().parse\n")
+    theirs = ("import lark.utils\n"
+              "from lark import Lark\n"
+              "parse = Lark(open(sys.argv[1], encoding='utf-8').read(), parser='lalr', propagate_positions=True,\n"
+              "             maybe_placeholders=True).parse\n")
+    tail = ("trees = [str(parse(open(p, encoding='utf-8').read())) for p in sys.argv[2:]]\n"
+            "print(json.dumps([lark.utils._has_regex, trees]))\n")
+    paths = [str(p) for p in sorted((REPO / "cards/historical").glob("*.sci"))]
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    runs = [json.loads(subprocess.run([sys.executable, "-c", "import json, sys\n" + head + tail,
+                                       str(REPO / "grammar/sci.lark"), *paths],
+                                      env=env, capture_output=True, text=True, check=True).stdout)
+            for head in (ours, theirs)]
+    assert [has_regex for has_regex, _ in runs] == [False, True]
+    assert runs[0][1] == runs[1][1] and len(runs[0][1]) == len(paths)
+
+
+def test_the_fast_path_freezes_what_loading_made_and_collects_again(tmp_path):
+    """In its own process, lint pauses the garbage collector while it loads
+    (modules, Lark's tables, the first card) and freezes what that made; the
+    collector runs again afterwards, and a second card is still checked.
+    Called inside a longer-lived process, run_lint leaves the collector alone."""
+    script = ("import gc, sys\n"
+              "from scigame.commands.linting import fast_lint\n"
+              "code = fast_lint(['lint', *sys.argv[1:]])\n"
+              "print(repr((code, gc.isenabled(), gc.get_freeze_count())))\n")
+    bad = tmp_path / "bad.sci"
+    bad.write_text(CARD.read_text().replace("input", "inptu", 1))
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", script, str(CARD), str(bad)], env=env, capture_output=True,
+                          text=True, check=True)
+    code, enabled, frozen = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own repr
+    assert (code, enabled) == (1, True) and frozen > 10000
+    assert "error[E1" in done.stdout and "checked 2 cards: 1 error" in done.stdout
+
+    import gc
+    from scigame.commands.linting import run_lint
+    before = gc.get_freeze_count()
+    lines: list = []
+    assert run_lint([CARD], "human", False, False, lambda m="", color=None: lines.append(m)) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == before and "0 errors" in lines[-1]
 
 
 def test_a_bad_card_still_gets_every_message(tmp_path):
@@ -277,3 +331,55 @@ def test_shared_node_methods_behave_as_stdlib_dataclasses():
                 x.a = 3
     assert ours[0](1) != ours[1](1) and theirs[0](1) != theirs[1](1)  # another class: never equal
     assert (ours[0](1) == 1) is False and (theirs[0](1) == 1) is False
+
+
+def _node_pair(decorate):
+    """One class, decorated by `decorate`, with every kind of field a node may have."""
+    ns = {"__annotations__": {"a": "int", "b": "list", "c": "str", "d": "int"},
+          "b": dataclasses.field(default_factory=list), "c": "c", "d": dataclasses.field(default=4, init=False,
+                                                                                        compare=False)}
+    cls = decorate(type("Many", (), ns))
+    return cls, type("Plain", (cls,), {})  # a subclass that is no dataclass of its own
+
+
+@pytest.mark.parametrize("call", [(), (1, [2], "x", 5), (1, [2], "x"), (1,), ("a", "b")])
+def test_node_init_matches_dataclass_init(call):
+    """The `__init__` node writes on first use against dataclass's: the
+    same values, defaults (a fresh list per instance), the same refusals."""
+    from scigame.compiler.source import node
+
+    def outcome(cls):
+        try:
+            x = cls(*call)
+        except TypeError as exc:
+            return "TypeError", str(exc).split("()", 1)[-1]  # the message, less the function's name
+        return [(f.name, getattr(x, f.name)) for f in dataclasses.fields(x)], x.b is not cls(*call).b
+    for mine, ref in zip(_node_pair(node), _node_pair(dataclasses.dataclass(frozen=True))):
+        assert outcome(mine) == outcome(ref)
+
+
+def test_nodes_pickle_copy_and_stay_frozen():
+    import copy
+    import pickle
+    from scigame.compiler import ast as A
+    from scigame.compiler.source import Span
+    span = Span(1, 1, 1, 5)
+    law = A.Law(span, "y", span, A.Binary(span, "mul", A.Name(span, "x"), A.Number(span, 2.0, "2")))
+    assert pickle.loads(pickle.dumps(law)) == law and copy.deepcopy(law) == law
+    assert A.Law.__match_args__ == ("span", "name", "name_span", "expr", "where")
+    for change in (lambda: setattr(law, "name", "z"), lambda: delattr(law, "expr"),
+                   lambda: setattr(law, "other", 1)):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            change()
+    from scigame.compiler.source import node
+    mine, ref = _node_pair(node)[1](1), _node_pair(dataclasses.dataclass(frozen=True))[1](1)
+    for x in (mine, ref):  # a plain subclass may hold other attributes, not assign fields
+        x.note = "kept"
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            x.a = 2
+    assert mine.note == ref.note == "kept"
+
+    def own_init(self, x):
+        object.__setattr__(self, "a", 2 * x)
+    for decorate in (node, dataclasses.dataclass(frozen=True)):  # a class's own __init__ is kept
+        assert decorate(type("Own", (), {"__annotations__": {"a": "int"}, "__init__": own_init}))(2).a == 4

@@ -13,6 +13,7 @@ editors and pre-commit hooks lint one file per process.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import sys
@@ -42,13 +43,37 @@ def blas_on_one_thread():
         os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
-def run_lint(files: list, fmt: str, notes: bool, color: Optional[bool], echo: Callable) -> int:
-    """Check `files` and print their findings with `echo` (click.echo's
-    signature); the exit code: 1 if any card has errors, else 0."""
-    with blas_on_one_thread():  # lint's numeric checks are elementwise: no BLAS threads to start
-        from ..compiler import check_file, render
+@contextlib.contextmanager
+def no_collection_while_loading(own_process: bool):
+    """In a process of its own (the fast path), pause Python's cyclic
+    garbage collector while the modules, Lark's tables and the first card
+    load, then freeze what they made out of every later collection
+    (`gc.freeze`): loading allocates some hundred thousand long-lived
+    objects, which the collector would otherwise traverse about a hundred
+    times, a twentieth of a lint, to find nothing to free. Later cards are
+    checked with the collector running. A caller inside a longer-lived
+    process (click's command, a test) keeps its collector as it is."""
+    if not own_process or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
-    results = [check_file(f) for f in files]
+
+def run_lint(files: list, fmt: str, notes: bool, color: Optional[bool], echo: Callable,
+             own_process: bool = False) -> int:
+    """Check `files` and print their findings with `echo` (click.echo's
+    signature); the exit code: 1 if any card has errors, else 0.
+    `own_process`: this process ends with the lint (see no_collection_while_loading)."""
+    with no_collection_while_loading(own_process):
+        with blas_on_one_thread():  # lint's numeric checks are elementwise: no BLAS threads to start
+            from ..compiler import check_file, render
+        results = [check_file(f) for f in files[:1]]
+    results += [check_file(f) for f in files[1:]]
     diagnostics = [d for r in results for d in r.diagnostics
                    if notes or fmt == "json" or d.severity.value != "note"]
     errors = sum(len(r.errors) for r in results)
@@ -127,7 +152,7 @@ def fast_lint(argv: list[str]) -> Optional[int]:
     except CardPathError:
         return None  # click words the usage error
     try:
-        return run_lint(files, fmt, notes, color, plain_echo)
+        return run_lint(files, fmt, notes, color, plain_echo, own_process=True)
     except Exception as exc:  # noqa: BLE001 - worded (or re-raised) by the command line's one handler
         from .guard import fail
         fail(exc)
