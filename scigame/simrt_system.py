@@ -2,17 +2,20 @@
 for every system card.
 
 A system card's simulator (compiler/system_emit.py) holds only what is the
-card's: one small numba function `model(world, kind, t, y, p, k)` over a
-point's inputs in SI (`p`) and its states (`y`) that writes into `k` the
-states at time 0 (kind INITIAL), their rates at time `t` (RATES) or the
-outputs in declared units (OUTPUTS), for each world; its kernels hand it to
-`run_system`, which integrates each point with `integrate`.
+card's: one small numba C function (`cfunc`) `model(world, kind, t, y, p,
+k)` over a point's inputs in SI (`p`) and its states (`y`) that writes into
+`k` the states at time 0 (kind INITIAL), their rates at time `t` (RATES) or
+the outputs in declared units (OUTPUTS), for each world; its kernels hand it
+to `run_system`, which integrates each point with `integrate`.
 
-`integrate` takes `model` as a first-class function (numba's
-`FunctionType`, called through a pointer), so it is compiled once per
-machine (numba's disk cache beside this file), not once per card and
-world: every system card, both its worlds and every submitted law share
-it, and a card's cold compile is its own `model`. The method is Hairer's
+`integrate` takes the model's address and calls it through a pointer, so it
+is compiled once per machine (numba's disk cache beside this file), not once
+per card and world: every system card, both its worlds and every submitted
+law share it. Its arguments are integers (counts and the addresses of flat
+buffers) and floats, so the first system card a machine builds compiles
+little beyond the integration itself: no array or first-class-function
+unboxing, no array indexing (a third of the compile time those cost).
+The method is Hairer's
 DOP853 with scipy's coefficients and step-size control (the error norm
 combines the 5th- and 3rd-order estimates, scaled per state by
 `atol_j + rtol·|y_j|`); the accuracy, the states' absolute scales and the
@@ -32,32 +35,52 @@ import math
 import threading
 
 import numpy as np
-from numba import njit, prange, types
+from llvmlite import ir
+from numba import cfunc, get_num_threads, get_thread_id, njit, prange, types
 from numba.extending import intrinsic
 
 #: From this many points on, `run_system(..., parallel=True)` runs the
 #: prange driver (below it, threads cost more than they save).
 PARALLEL_POINTS = 1024
 
-_F = types.float64[::1]
+_I = types.int64
 _P = types.CPointer(types.float64)
 #: model(world, kind, t, y, p, k), y, p and k pointers to float64: kind
 #: INITIAL writes the states at time 0 into k, RATES the rates at (t, y),
 #: OUTPUTS the outputs of the states y (pointers, not arrays: a call passes
-#: three addresses, no array structs or reference counts)
-MODEL = types.void(types.int64, types.int64, types.float64, _P, _P, _P)
+#: three addresses, no array structs or reference counts). A card's `model`
+#: is a numba `cfunc` of this signature; the driver calls it at its address.
+MODEL = types.void(_I, _I, types.float64, _P, _P, _P)
 INITIAL, RATES, OUTPUTS = 0, 1, 2
 
 _EPS = 2.220446049250313e-16
 
 
 @intrinsic
-def _at(typingctx, arr, offset):
-    """The address of element `offset` of a C-contiguous array's data."""
+def _ptr(typingctx, address):
+    """The float64 pointer at an integer address (an array's `ctypes.data`)."""
     def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        return builder.gep(data, [args[1]])
-    return types.CPointer(arr.dtype)(arr, types.intp), codegen
+        return builder.inttoptr(args[0], context.get_value_type(_P))
+    return _P(_I), codegen
+
+
+@intrinsic
+def _call(typingctx, model, world, kind, t, y, p, k):
+    """Call the model whose address is `model` (a C function of MODEL's
+    signature) with the other arguments."""
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.VoidType(), [context.get_value_type(a) for a in MODEL.args])
+        builder.call(builder.inttoptr(args[0], fnty.as_pointer()), args[1:])
+        return context.get_dummy_value()
+    return types.void(_I, *MODEL.args), codegen
+
+
+@intrinsic
+def _at(typingctx, ptr, offset):
+    """The address `offset` elements on from a float64 pointer."""
+    def codegen(context, builder, signature, args):
+        return builder.gep(args[0], [args[1]])
+    return _P(_P, types.intp), codegen
 
 
 def _select(op):
@@ -100,75 +123,75 @@ def _coefficients():
 _AB, _C, _E5, _E3 = _coefficients()
 
 
-#: Options of the driver's own functions, which only the driver calls.
-_INNER = {"cache": True, "error_model": "numpy", "nogil": True, "no_cpython_wrapper": True,
-          "no_cfunc_wrapper": True}
-
-
-@njit(**_INNER)
-def _start(p, tend, model, world, y, ytmp, atol, K, group, caps, rtol):
-    """The rate at the start (K[0]); each state's absolute tolerance (rtol
-    times the largest initial size, or initial rate times the time span,
-    among the states of its dimension; at most its cap, a negative cap:
-    none); Hairer's initial step (scipy's select_initial_step, order 8).
-    `p` is the address of the point's inputs."""
-    ns = y.shape[0]
-    model(world, RATES, 0.0, _at(y, 0), p, _at(K, 0))
-    for j in range(ns):
-        d = 0.0
-        for m in range(ns):
-            if group[m] == group[j]:
-                d = _max(_max(d, abs(y[m])), abs(K[0, m]) * tend)
-        if d > 0.0:
-            atol[j] = _min(rtol * d, caps[j]) if caps[j] >= 0.0 else rtol * d
-        else:
-            atol[j] = 1e-300
-    d0, d1 = 0.0, 0.0
-    for j in range(ns):
-        sc = atol[j] + abs(y[j]) * rtol
-        d0 += (y[j] / sc) ** 2
-        d1 += (K[0, j] / sc) ** 2
-    d0, d1 = math.sqrt(d0 / ns), math.sqrt(d1 / ns)
-    h0 = _min(1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1, tend)
-    for j in range(ns):
-        ytmp[j] = y[j] + h0 * K[0, j]
-    model(world, RATES, h0, _at(ytmp, 0), p, _at(K, ns))  # the probe's rate (overwritten by the first stage)
-    d2 = 0.0
-    for j in range(ns):
-        sc = atol[j] + abs(y[j]) * rtol
-        d2 += ((K[1, j] - K[0, j]) / sc) ** 2
-    d2 = math.sqrt(d2 / ns) / h0
-    if d1 <= 1e-15 and d2 <= 1e-15:
-        h1 = _max(1e-6, h0 * 1e-3)
-    else:
-        h1 = (0.01 / _max(d1, d2)) ** (1.0 / 9.0)
-    h = _min(_min(100.0 * h0, h1), tend)
-    return h if h > 0.0 else tend * 1e-6
-
-
-_DRIVER = types.void(types.float64[:, ::1], _F, types.FunctionType(MODEL), types.int64, types.float64[:, ::1],
-                     types.int64[::1], _F, types.float64, types.int64, types.float64[:, ::1])
-
-#: Rows of the driver's work array W: the stages' rates K (rows 0-12), then
-#: the state y, the trial state and each state's absolute tolerance (the
-#: caller allocates it: np.empty in the driver is three more compiled
-#: functions, about 0.15 s of a cold compile).
+#: Rows of the driver's work array W (the caller allocates it: np.empty in
+#: the driver is three more compiled functions): the stages' rates K (rows
+#: 0-12), the state y, the trial state and each state's absolute tolerance.
 WORK_ROWS = 16
 
+#: integrate's arguments: the model's address, the world, the number of
+#: points, inputs and outputs a point, the time input's column, the
+#: addresses of the inputs P (SI, a row a point), the outputs Y, the work
+#: array W and the states' settings S (each state's scaling group, then its
+#: cap), the number of states, rtol and the step cap. Integers and
+#: addresses only: a call unboxes no arrays, and the driver indexes flat
+#: buffers through pointers (a cold compile of a third less code).
+_DRIVER = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, types.float64, _I)
 
-@njit(_DRIVER, cache=True, error_model="numpy", nogil=True)
-def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps, K):
+
+@njit(_DRIVER, cache=True, error_model="numpy", nogil=True, no_cfunc_wrapper=True)
+def integrate(model, world, n, n_in, time_index, P_, Y_, n_out, W, S, ns, rtol, max_steps):
     """Each point (row of P, inputs in SI) from time 0 to its time input by
     DOP853 steps (twelve stages; the error norm of the 5th- and 3rd-order
     estimates), then its outputs into its row of Y: NaN where the
-    integration gives up. `K`: the work array (WORK_ROWS by the states)."""
-    ns = group.shape[0]
-    y, ytmp, atol = K[13], K[14], K[15]
-    for i in range(P.shape[0]):
-        p, tend = _at(P, i * P.shape[1]), tend_[i]
-        model(world, INITIAL, 0.0, _at(y, 0), p, _at(y, 0))
+    integration gives up.
+
+    At each start: the rate K[0]; each state's absolute tolerance (rtol
+    times the largest initial size, or initial rate times the time span,
+    among the states of its dimension; at most its cap, a negative cap:
+    none); Hairer's initial step (scipy's select_initial_step, order 8)."""
+    P, Y, K, group = _ptr(P_), _ptr(Y_), _ptr(W), _ptr(S)
+    caps, y = _at(group, ns), _at(K, 13 * ns)
+    ytmp, atol = _at(y, ns), _at(y, 2 * ns)
+    for i in range(n):
+        p = _at(P, i * n_in)
+        tend = p[time_index]
+        _call(model, world, INITIAL, 0.0, y, p, y)
         done = not (tend > 0.0)
-        h = 0.0 if done else _start(p, tend, model, world, y, ytmp, atol, K, group, caps, rtol)
+        h = 0.0
+        if not done:
+            _call(model, world, RATES, 0.0, y, p, K)
+            for j in range(ns):
+                d = 0.0
+                for m in range(ns):
+                    if group[m] == group[j]:
+                        d = _max(_max(d, abs(y[m])), abs(K[m]) * tend)
+                if d > 0.0:
+                    atol[j] = _min(rtol * d, caps[j]) if caps[j] >= 0.0 else rtol * d
+                else:
+                    atol[j] = 1e-300
+            d0, d1 = 0.0, 0.0
+            for j in range(ns):
+                sc = atol[j] + abs(y[j]) * rtol
+                q0, q1 = y[j] / sc, K[j] / sc
+                d0 += q0 * q0
+                d1 += q1 * q1
+            d0, d1 = math.sqrt(d0 / ns), math.sqrt(d1 / ns)
+            h0 = _min(1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1, tend)
+            for j in range(ns):
+                ytmp[j] = y[j] + h0 * K[j]
+            _call(model, world, RATES, h0, ytmp, p, _at(K, ns))  # the probe's rate (overwritten by stage 1)
+            d2 = 0.0
+            for j in range(ns):
+                sc = atol[j] + abs(y[j]) * rtol
+                q2 = (K[ns + j] - K[j]) / sc
+                d2 += q2 * q2
+            d2 = math.sqrt(d2 / ns) / h0
+            if d1 <= 1e-15 and d2 <= 1e-15:
+                h1 = _max(1e-6, h0 * 1e-3)
+            else:
+                h1 = (0.01 / _max(d1, d2)) ** (1.0 / 9.0)
+            h = _min(_min(100.0 * h0, h1), tend)
+            h = h if h > 0.0 else tend * 1e-6
         t, steps, rejected = 0.0, 0, False
         while not done and steps < max_steps and h > 4.0 * _EPS * abs(t):
             steps += 1
@@ -178,41 +201,45 @@ def integrate(P, tend_, model, world, Y, group, caps, rtol, max_steps, K):
                 for j in range(ns):
                     acc = 0.0
                     for m in range(s):
-                        acc += _AB[s, m] * K[m, j]
+                        acc += _AB[s, m] * K[m * ns + j]
                     ytmp[j] = y[j] + hh * acc
-                model(world, RATES, t_new if s == 12 else t + _C[s] * hh, _at(ytmp, 0), p, _at(K, s * ns))
+                _call(model, world, RATES, t_new if s == 12 else t + _C[s] * hh, ytmp, p, _at(K, s * ns))
             e5, e3 = 0.0, 0.0
             for j in range(ns):
                 sc = atol[j] + _max(abs(y[j]), abs(ytmp[j])) * rtol
                 q5, q3 = 0.0, 0.0
                 for m in range(13):
-                    q5 += _E5[m] * K[m, j]
-                    q3 += _E3[m] * K[m, j]
-                e5 += (q5 / sc) ** 2
-                e3 += (q3 / sc) ** 2
+                    q5 += _E5[m] * K[m * ns + j]
+                    q3 += _E3[m] * K[m * ns + j]
+                q5, q3 = q5 / sc, q3 / sc
+                e5 += q5 * q5
+                e3 += q3 * q3
             en = 0.0 if (e5 == 0.0 and e3 == 0.0) else hh * e5 / math.sqrt((e5 + 0.01 * e3) * ns)
             if en < 1.0:
                 factor = 10.0 if en == 0.0 else _min(10.0, 0.9 * en ** (-0.125))
                 t = t_new
                 for j in range(ns):
                     y[j] = ytmp[j]
-                    K[0, j] = K[12, j]
+                    K[j] = K[12 * ns + j]
                 h = hh * (_min(1.0, factor) if rejected else factor)
                 rejected = False
                 done = t >= tend
             else:
                 h = hh * (_max(0.2, 0.9 * en ** (-0.125)) if en == en else 0.2)
                 rejected = True
-        model(world, OUTPUTS, tend, _at(y, 0), p, _at(Y, i * Y.shape[1]))
+        out = _at(Y, i * n_out)
+        _call(model, world, OUTPUTS, tend, y, p, out)
         if not done:
-            for j in range(Y.shape[1]):
-                Y[i, j] = math.nan
+            for j in range(n_out):
+                out[j] = math.nan
 
 
-def _integrate_parallel(P, tend, model, world, Y, group, caps, rtol, max_steps, K):
-    for i in prange(P.shape[0]):
-        integrate(P[i:i + 1], tend[i:i + 1], model, world, Y[i:i + 1], group, caps, rtol, max_steps,
-                  np.empty(K.shape))
+def _integrate_parallel(model, world, n, n_in, time_index, P, Y, n_out, W, S, ns, rtol, max_steps):
+    """`integrate` a point at a time over threads, each in its own rows of W
+    (WORK_ROWS by the states a thread)."""
+    for i in prange(n):
+        integrate(model, world, 1, n_in, time_index, P + 8 * i * n_in, Y + 8 * i * n_out, n_out,
+                  W + 8 * get_thread_id() * WORK_ROWS * ns, S, ns, rtol, max_steps)
 
 
 _LOCK = threading.Lock()
@@ -234,22 +261,25 @@ def run_system(parallel: bool, xs, factors, time_index: int, ys, model, world: i
                rtol: float, max_steps: int) -> None:
     """Integrate each point of the input arrays `xs` (declared units; times
     `factors` is SI) to its time input (`xs[time_index]`) and write the
-    outputs of `world` into the arrays `ys`. `parallel`: the prange driver
-    from PARALLEL_POINTS points on."""
+    outputs of `world` into the arrays `ys`. `model`: the card's cfunc.
+    `parallel`: the prange driver from PARALLEL_POINTS points on."""
     n = ys[0].shape[0] if ys else 0
     if n == 0:
         return
     P = np.empty((n, len(xs)))
     for j, (x, f) in enumerate(zip(xs, factors)):
         P[:, j] = x if f == 1.0 else np.asarray(x, dtype=np.float64) * f
-    tend = np.ascontiguousarray(P[:, time_index])
     Y = np.empty((n, len(ys)))
-    driver = _parallel() if parallel and n >= PARALLEL_POINTS else integrate
-    driver(P, tend, model, int(world), Y, group, caps, float(rtol), int(max_steps),
-           np.empty((WORK_ROWS, group.shape[0])))
+    S = np.concatenate([np.asarray(group, dtype=np.float64), np.asarray(caps, dtype=np.float64)])
+    ns = S.shape[0] // 2
+    use_threads = parallel and n >= PARALLEL_POINTS
+    driver = _parallel() if use_threads else integrate
+    W = np.empty(((get_num_threads() if use_threads else 1) * WORK_ROWS, ns))
+    driver(model.address, int(world), n, len(xs), int(time_index), P.ctypes.data, Y.ctypes.data, len(ys),
+           W.ctypes.data, S.ctypes.data, ns, float(rtol), int(max_steps))
     for j, y in enumerate(ys):
         y[:] = Y[:, j]
 
 
-exported = ["math", "np", "njit", "MODEL", "run_system"]
+exported = ["math", "np", "cfunc", "MODEL", "run_system"]
 __all__ = exported
