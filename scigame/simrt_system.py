@@ -128,70 +128,49 @@ _AB, _C, _E5, _E3 = _coefficients()
 #: 0-12), the state y, the trial state and each state's absolute tolerance.
 WORK_ROWS = 16
 
+#: evaluate's arguments: the model's address, the world, the kind, the number
+#: of points, inputs a point and states, the addresses of each point's time,
+#: inputs (SI, a row a point), states and the rows the model writes.
+_EVALUATE = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I)
+
+
+@njit(_EVALUATE, cache=True, error_model="numpy", nogil=True, no_cfunc_wrapper=True, no_rewrites=True)
+def evaluate(model, world, kind, n, n_in, ns, T_, P_, Y_, K_):
+    """The model of `kind` at each point: its time, inputs and states to its row of K."""
+    T, P, Y, K = _ptr(T_), _ptr(P_), _ptr(Y_), _ptr(K_)
+    for i in range(n):
+        _call(model, world, kind, T[i], _at(Y, i * ns), _at(P, i * n_in), _at(K, i * ns))
+
+
 #: integrate's arguments: the model's address, the world, the number of
 #: points, inputs and outputs a point, the time input's column, the
 #: addresses of the inputs P (SI, a row a point), the outputs Y, the work
-#: array W and the states' settings S (each state's scaling group, then its
-#: cap), the number of states, rtol and the step cap. Integers and
-#: addresses only: a call unboxes no arrays, and the driver indexes flat
-#: buffers through pointers (a cold compile of a third less code).
+#: array W and each point's start (its states at time 0, their rates,
+#: their absolute tolerances and the first step: `start`), the number of
+#: states, rtol and the step cap. Integers and addresses only: a call
+#: unboxes no arrays, and the driver indexes flat buffers through pointers
+#: (a cold compile of a third less code).
 _DRIVER = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, types.float64, _I)
 
 
-@njit(_DRIVER, cache=True, error_model="numpy", nogil=True, no_cfunc_wrapper=True)
-def integrate(model, world, n, n_in, time_index, P_, Y_, n_out, W, S, ns, rtol, max_steps):
+@njit(_DRIVER, cache=True, error_model="numpy", nogil=True, no_cfunc_wrapper=True, no_rewrites=True)
+def integrate(model, world, n, n_in, time_index, P_, Y_, n_out, W, START, ns, rtol, max_steps):
     """Each point (row of P, inputs in SI) from time 0 to its time input by
     DOP853 steps (twelve stages; the error norm of the 5th- and 3rd-order
-    estimates), then its outputs into its row of Y: NaN where the
-    integration gives up.
-
-    At each start: the rate K[0]; each state's absolute tolerance (rtol
-    times the largest initial size, or initial rate times the time span,
-    among the states of its dimension; at most its cap, a negative cap:
-    none); Hairer's initial step (scipy's select_initial_step, order 8)."""
-    P, Y, K, group = _ptr(P_), _ptr(Y_), _ptr(W), _ptr(S)
-    caps, y = _at(group, ns), _at(K, 13 * ns)
+    estimates) from its start (a row of START: `start`), then its outputs
+    into its row of Y: NaN where the integration gives up."""
+    P, Y, K, S = _ptr(P_), _ptr(Y_), _ptr(W), _ptr(START)
+    y = _at(K, 13 * ns)
     ytmp, atol = _at(y, ns), _at(y, 2 * ns)
     for i in range(n):
-        p = _at(P, i * n_in)
+        p, first = _at(P, i * n_in), _at(S, i * (3 * ns + 1))
         tend = p[time_index]
-        _call(model, world, INITIAL, 0.0, y, p, y)
+        for j in range(ns):
+            y[j] = first[j]
+            K[j] = first[ns + j]
+            atol[j] = first[2 * ns + j]
+        h = first[3 * ns]
         done = not (tend > 0.0)
-        h = 0.0
-        if not done:
-            _call(model, world, RATES, 0.0, y, p, K)
-            for j in range(ns):
-                d = 0.0
-                for m in range(ns):
-                    if group[m] == group[j]:
-                        d = _max(_max(d, abs(y[m])), abs(K[m]) * tend)
-                if d > 0.0:
-                    atol[j] = _min(rtol * d, caps[j]) if caps[j] >= 0.0 else rtol * d
-                else:
-                    atol[j] = 1e-300
-            d0, d1 = 0.0, 0.0
-            for j in range(ns):
-                sc = atol[j] + abs(y[j]) * rtol
-                q0, q1 = y[j] / sc, K[j] / sc
-                d0 += q0 * q0
-                d1 += q1 * q1
-            d0, d1 = math.sqrt(d0 / ns), math.sqrt(d1 / ns)
-            h0 = _min(1e-6 if (d0 < 1e-5 or d1 < 1e-5) else 0.01 * d0 / d1, tend)
-            for j in range(ns):
-                ytmp[j] = y[j] + h0 * K[j]
-            _call(model, world, RATES, h0, ytmp, p, _at(K, ns))  # the probe's rate (overwritten by stage 1)
-            d2 = 0.0
-            for j in range(ns):
-                sc = atol[j] + abs(y[j]) * rtol
-                q2 = (K[ns + j] - K[j]) / sc
-                d2 += q2 * q2
-            d2 = math.sqrt(d2 / ns) / h0
-            if d1 <= 1e-15 and d2 <= 1e-15:
-                h1 = _max(1e-6, h0 * 1e-3)
-            else:
-                h1 = (0.01 / _max(d1, d2)) ** (1.0 / 9.0)
-            h = _min(_min(100.0 * h0, h1), tend)
-            h = h if h > 0.0 else tend * 1e-6
         t, steps, rejected = 0.0, 0, False
         while not done and steps < max_steps and h > 4.0 * _EPS * abs(t):
             steps += 1
@@ -234,12 +213,12 @@ def integrate(model, world, n, n_in, time_index, P_, Y_, n_out, W, S, ns, rtol, 
                 out[j] = math.nan
 
 
-def _integrate_parallel(model, world, n, n_in, time_index, P, Y, n_out, W, S, ns, rtol, max_steps):
+def _integrate_parallel(model, world, n, n_in, time_index, P, Y, n_out, W, START, ns, rtol, max_steps):
     """`integrate` a point at a time over threads, each in its own rows of W
     (WORK_ROWS by the states a thread)."""
     for i in prange(n):
         integrate(model, world, 1, n_in, time_index, P + 8 * i * n_in, Y + 8 * i * n_out, n_out,
-                  W + 8 * get_thread_id() * WORK_ROWS * ns, S, ns, rtol, max_steps)
+                  W + 8 * get_thread_id() * WORK_ROWS * ns, START + 8 * i * (3 * ns + 1), ns, rtol, max_steps)
 
 
 _LOCK = threading.Lock()
@@ -257,6 +236,66 @@ def _parallel():
         return _PARALLEL[0]
 
 
+def _pick(op):
+    """`_max` and `_min` over arrays: `b if b op a else a` elementwise (the same NaN rule)."""
+    return lambda a, b: np.where(op(b, a), b, a)
+
+
+_amax, _amin = _pick(np.greater), _pick(np.less)
+
+
+def _root9(x):
+    """x ** (1/9) by the C library's pow, as the driver computed it (numpy's
+    vectorised power may differ in the last bit)."""
+    return np.fromiter((math.pow(v, 1.0 / 9.0) for v in x.tolist()), np.float64, x.shape[0])
+
+
+def start(model: int, world: int, P, tend, group, caps, rtol: float):
+    """Each point's start, a row of [states at time 0, their rates, their
+    absolute tolerances, the first step]: the states from the model, their
+    rates at time 0; each state's absolute tolerance (rtol times the largest
+    initial size, or initial rate times the time span, among the states of
+    its dimension; at most its cap, a negative cap: none); Hairer's initial
+    step (scipy's select_initial_step, order 8), 0 where the time is not
+    positive. Over all points at once in numpy, each sum in the order of the
+    per-point numba loop it replaces (the same bits): that loop was a third
+    of the code the first system card compiles. The model runs through
+    `evaluate`."""
+    n, n_in, ns = P.shape[0], P.shape[1], len(group)
+    out = np.empty((n, 3 * ns + 1))
+    y0, k0 = np.empty((n, ns)), np.empty((n, ns))
+    zero = np.zeros(n)
+    evaluate(model, world, INITIAL, n, n_in, ns, zero.ctypes.data, P.ctypes.data, y0.ctypes.data, y0.ctypes.data)
+    evaluate(model, world, RATES, n, n_in, ns, zero.ctypes.data, P.ctypes.data, y0.ctypes.data, k0.ctypes.data)
+    with np.errstate(all="ignore"):
+        atol = np.empty((n, ns))
+        for j in range(ns):
+            d = zero
+            for m in range(ns):
+                if group[m] == group[j]:
+                    d = _amax(_amax(d, np.abs(y0[:, m])), np.abs(k0[:, m]) * tend)
+            scaled = _amin(rtol * d, caps[j]) if caps[j] >= 0.0 else rtol * d
+            atol[:, j] = np.where(d > 0.0, scaled, 1e-300)
+        sc = atol + np.abs(y0) * rtol
+        d0, d1, d2 = zero, zero, zero
+        for j in range(ns):
+            q0, q1 = y0[:, j] / sc[:, j], k0[:, j] / sc[:, j]
+            d0, d1 = d0 + q0 * q0, d1 + q1 * q1
+        d0, d1 = np.sqrt(d0 / ns), np.sqrt(d1 / ns)
+        h0 = _amin(np.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6, 0.01 * d0 / d1), tend)
+        y1, k1 = y0 + h0[:, None] * k0, np.empty((n, ns))
+        evaluate(model, world, RATES, n, n_in, ns, h0.ctypes.data, P.ctypes.data, y1.ctypes.data, k1.ctypes.data)
+        for j in range(ns):
+            q2 = (k1[:, j] - k0[:, j]) / sc[:, j]
+            d2 = d2 + q2 * q2
+        d2 = np.sqrt(d2 / ns) / h0
+        h1 = np.where((d1 <= 1e-15) & (d2 <= 1e-15), _amax(1e-6, h0 * 1e-3), _root9(0.01 / _amax(d1, d2)))
+        h = _amin(_amin(100.0 * h0, h1), tend)
+        out[:, 3 * ns] = np.where(tend > 0.0, np.where(h > 0.0, h, tend * 1e-6), 0.0)
+    out[:, :ns], out[:, ns:2 * ns], out[:, 2 * ns:3 * ns] = y0, k0, atol
+    return out
+
+
 def run_system(parallel: bool, xs, factors, time_index: int, ys, model, world: int, group, caps,
                rtol: float, max_steps: int) -> None:
     """Integrate each point of the input arrays `xs` (declared units; times
@@ -270,13 +309,13 @@ def run_system(parallel: bool, xs, factors, time_index: int, ys, model, world: i
     for j, (x, f) in enumerate(zip(xs, factors)):
         P[:, j] = x if f == 1.0 else np.asarray(x, dtype=np.float64) * f
     Y = np.empty((n, len(ys)))
-    S = np.concatenate([np.asarray(group, dtype=np.float64), np.asarray(caps, dtype=np.float64)])
-    ns = S.shape[0] // 2
+    ns = len(group)
+    first = start(model.address, int(world), P, np.ascontiguousarray(P[:, time_index]), group, caps, float(rtol))
     use_threads = parallel and n >= PARALLEL_POINTS
     driver = _parallel() if use_threads else integrate
     W = np.empty(((get_num_threads() if use_threads else 1) * WORK_ROWS, ns))
     driver(model.address, int(world), n, len(xs), int(time_index), P.ctypes.data, Y.ctypes.data, len(ys),
-           W.ctypes.data, S.ctypes.data, ns, float(rtol), int(max_steps))
+           W.ctypes.data, first.ctypes.data, ns, float(rtol), int(max_steps))
     for j, y in enumerate(ys):
         y[:] = Y[:, j]
 
