@@ -11,20 +11,22 @@ to `run_system`, which integrates each point with `integrate`.
 `integrate` takes the model's address and calls it through a pointer, so it
 is compiled once per machine (numba's disk cache beside this file), not once
 per card and world: every system card, both its worlds and every submitted
-law share it. Its arguments are integers (counts and the addresses of flat
-buffers) and floats, so the first system card a machine builds compiles
-little beyond the integration itself: no array or first-class-function
-unboxing, no array indexing (a third of the compile time those cost).
-The method is Hairer's
-DOP853 with scipy's coefficients and step-size control (the error norm
-combines the 5th- and 3rd-order estimates, scaled per state by
+law share it. The first system card a machine builds compiles it, so it is
+kept small to compile: its arguments are integers (counts and the addresses
+of flat buffers) and floats (no array or first-class-function unboxing, no
+array indexing); its loops over states are LLVM IR that numba takes whole
+(`_stage`, `_norms`, `_copy`); each point's start (tolerances and first
+step) is computed over all points at once in numpy (`start`). The method is
+Hairer's DOP853 with scipy's coefficients and step-size control (the error
+norm combines the 5th- and 3rd-order estimates, scaled per state by
 `atol_j + rtol·|y_j|`); the accuracy, the states' absolute scales and the
 step cap are the card's (compiler/system_emit.py says how they are
 chosen). A point that needs more than `max_steps` steps, whose step
 shrinks to rounding, or whose states stop being finite gives NaN outputs:
 the oracle refuses it as a rejected observation that says why.
 
-Importing this module imports numba and compiles (or loads) `integrate`:
+Importing this module imports numba and compiles (or loads) `integrate` and
+`evaluate`:
 a system's integration is far too long to run as Python, unlike a static
 card's few points (scigame/simrt.py).
 """
@@ -37,6 +39,7 @@ import threading
 import numpy as np
 from llvmlite import ir
 from numba import cfunc, get_num_threads, get_thread_id, njit, prange, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 #: From this many points on, `run_system(..., parallel=True)` runs the
@@ -123,6 +126,88 @@ def _coefficients():
 _AB, _C, _E5, _E3 = _coefficients()
 
 
+def _table(builder, name: str, values):
+    """A float64 constant table in the module (its rows one after another),
+    as a pointer to its first element."""
+    name = f"scigame_dop853_{name}"
+    table = builder.module.globals.get(name)
+    if table is None:
+        flat = [float(v) for v in np.ravel(values)]
+        table = cgutils.global_constant(builder.module, name, ir.Constant(ir.ArrayType(ir.DoubleType(), len(flat)), flat))
+    return builder.bitcast(table, ir.DoubleType().as_pointer())
+
+
+@intrinsic
+def _copy(typingctx, dst, src, n):
+    """Copy n float64 from src to dst (one statement to numba, not a loop)."""
+    def codegen(context, builder, signature, args):
+        cgutils.raw_memcpy(builder, args[0], args[1], args[2], 8)
+        return context.get_dummy_value()
+    return types.void(_P, _P, _I), codegen
+
+
+# The driver's loops over states, as LLVM IR that numba takes as one
+# statement each (`_copy`, `_stage`, `_norms`): written in Python, numba types
+# and lowers every statement of them, and those loops were a third of the
+# first system card's compile of the driver. The arithmetic is the loops' own,
+# in their order (no fused multiply-adds: the same bits).
+
+@intrinsic
+def _stage(typingctx, K, ytmp, y, hh, s, ns):
+    """The trial state of stage s: ytmp[j] = y[j] + hh * (the sum over m < s
+    of _AB[s, m] * K[m * ns + j], from 0.0 in m's order) for each state j."""
+    def codegen(context, builder, signature, args):
+        K, ytmp, y, hh, s, ns = args
+        ab = _table(builder, "ab", _AB)
+        acc = cgutils.alloca_once(builder, ir.DoubleType())
+        with cgutils.for_range(builder, ns) as lj:
+            j = lj.index
+            builder.store(ir.Constant(ir.DoubleType(), 0.0), acc)
+            with cgutils.for_range(builder, s) as lm:
+                m = lm.index
+                a = builder.load(builder.gep(ab, [builder.add(builder.mul(s, ir.Constant(s.type, _AB.shape[1])), m)]))
+                k = builder.load(builder.gep(K, [builder.add(builder.mul(m, ns), j)]))
+                builder.store(builder.fadd(builder.load(acc), builder.fmul(a, k)), acc)
+            yj = builder.load(builder.gep(y, [j]))
+            builder.store(builder.fadd(yj, builder.fmul(hh, builder.load(acc))), builder.gep(ytmp, [j]))
+        return context.get_dummy_value()
+    return types.void(_P, _P, _P, types.float64, _I, _I), codegen
+
+
+@intrinsic
+def _norms(typingctx, K, y, ytmp, atol, rtol, ns):
+    """The sums over states of (q5_j / sc_j)^2 and (q3_j / sc_j)^2, q5_j and
+    q3_j the 5th- and 3rd-order error estimates (sums over the 13 stages from
+    0.0), sc_j = atol_j + _max(|y_j|, |ytmp_j|) * rtol: as a pair."""
+    def codegen(context, builder, signature, args):
+        K, y, ytmp, atol, rtol, ns = args
+        d = ir.DoubleType()
+        e5t, e3t = _table(builder, "e5", _E5), _table(builder, "e3", _E3)
+        fabs = builder.module.declare_intrinsic("llvm.fabs", [d])
+        e5, e3, q5, q3 = (cgutils.alloca_once(builder, d) for _ in range(4))
+        zero = ir.Constant(d, 0.0)
+        builder.store(zero, e5)
+        builder.store(zero, e3)
+        with cgutils.for_range(builder, ns) as lj:
+            j = lj.index
+            a = builder.call(fabs, [builder.load(builder.gep(y, [j]))])
+            b = builder.call(fabs, [builder.load(builder.gep(ytmp, [j]))])
+            sc = builder.fadd(builder.load(builder.gep(atol, [j])),
+                              builder.fmul(builder.select(builder.fcmp_ordered(">", b, a), b, a), rtol))
+            builder.store(zero, q5)
+            builder.store(zero, q3)
+            with cgutils.for_range(builder, ir.Constant(ns.type, _E5.shape[0])) as lm:
+                m = lm.index
+                k = builder.load(builder.gep(K, [builder.add(builder.mul(m, ns), j)]))
+                builder.store(builder.fadd(builder.load(q5), builder.fmul(builder.load(builder.gep(e5t, [m])), k)), q5)
+                builder.store(builder.fadd(builder.load(q3), builder.fmul(builder.load(builder.gep(e3t, [m])), k)), q3)
+            r5, r3 = builder.fdiv(builder.load(q5), sc), builder.fdiv(builder.load(q3), sc)
+            builder.store(builder.fadd(builder.load(e5), builder.fmul(r5, r5)), e5)
+            builder.store(builder.fadd(builder.load(e3), builder.fmul(r3, r3)), e3)
+        return context.make_tuple(builder, signature.return_type, [builder.load(e5), builder.load(e3)])
+    return types.UniTuple(types.float64, 2)(_P, _P, _P, _P, types.float64, _I), codegen
+
+
 #: Rows of the driver's work array W (the caller allocates it: np.empty in
 #: the driver is three more compiled functions): the stages' rates K (rows
 #: 0-12), the state y, the trial state and each state's absolute tolerance.
@@ -165,10 +250,9 @@ def integrate(model, world, n, n_in, time_index, P_, Y_, n_out, W, START, ns, rt
     for i in range(n):
         p, first = _at(P, i * n_in), _at(S, i * (3 * ns + 1))
         tend = p[time_index]
-        for j in range(ns):
-            y[j] = first[j]
-            K[j] = first[ns + j]
-            atol[j] = first[2 * ns + j]
+        _copy(y, first, ns)
+        _copy(K, _at(first, ns), ns)
+        _copy(atol, _at(first, 2 * ns), ns)
         h = first[3 * ns]
         done = not (tend > 0.0)
         t, steps, rejected = 0.0, 0, False
@@ -177,29 +261,15 @@ def integrate(model, world, n, n_in, time_index, P_, Y_, n_out, W, START, ns, rt
             t_new = _min(t + h, tend)
             hh = t_new - t
             for s in range(1, 13):
-                for j in range(ns):
-                    acc = 0.0
-                    for m in range(s):
-                        acc += _AB[s, m] * K[m * ns + j]
-                    ytmp[j] = y[j] + hh * acc
+                _stage(K, ytmp, y, hh, s, ns)
                 _call(model, world, RATES, t_new if s == 12 else t + _C[s] * hh, ytmp, p, _at(K, s * ns))
-            e5, e3 = 0.0, 0.0
-            for j in range(ns):
-                sc = atol[j] + _max(abs(y[j]), abs(ytmp[j])) * rtol
-                q5, q3 = 0.0, 0.0
-                for m in range(13):
-                    q5 += _E5[m] * K[m * ns + j]
-                    q3 += _E3[m] * K[m * ns + j]
-                q5, q3 = q5 / sc, q3 / sc
-                e5 += q5 * q5
-                e3 += q3 * q3
+            e5, e3 = _norms(K, y, ytmp, atol, rtol, ns)
             en = 0.0 if (e5 == 0.0 and e3 == 0.0) else hh * e5 / math.sqrt((e5 + 0.01 * e3) * ns)
             if en < 1.0:
                 factor = 10.0 if en == 0.0 else _min(10.0, 0.9 * en ** (-0.125))
                 t = t_new
-                for j in range(ns):
-                    y[j] = ytmp[j]
-                    K[j] = K[12 * ns + j]
+                _copy(y, ytmp, ns)
+                _copy(K, _at(K, 12 * ns), ns)
                 h = hh * (_min(1.0, factor) if rejected else factor)
                 rejected = False
                 done = t >= tend
