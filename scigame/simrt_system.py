@@ -133,7 +133,8 @@ def _table(builder, name: str, values):
     table = builder.module.globals.get(name)
     if table is None:
         flat = [float(v) for v in np.ravel(values)]
-        table = cgutils.global_constant(builder.module, name, ir.Constant(ir.ArrayType(ir.DoubleType(), len(flat)), flat))
+        table = cgutils.global_constant(builder.module, name,
+                                        ir.Constant(ir.ArrayType(ir.DoubleType(), len(flat)), flat))
     return builder.bitcast(table, ir.DoubleType().as_pointer())
 
 
