@@ -233,9 +233,10 @@ def evaluate(model, world, kind, n, n_in, ns, T_, P_, Y_, K_):
 #: addresses of the inputs P (SI, a row a point), the outputs Y, the work
 #: array W and each point's start (its states at time 0, their rates,
 #: their absolute tolerances and the first step: `start`), the number of
-#: states, rtol and the step cap. Integers and addresses only: a call
+#: states, rtol and the step cap. Integers and addresses only (of float64
+#: arrays, C order, that the caller holds for the call: run_system): a call
 #: unboxes no arrays, and the driver indexes flat buffers through pointers
-#: (a cold compile of a third less code).
+#: (a third less to compile than array arguments).
 _DRIVER = types.void(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, types.float64, _I)
 
 
