@@ -1,7 +1,7 @@
 """A system card's compiled integrator against scipy, and its cold compile
 against a static card's (issue 24). Ratios from one run:
 
-    python benchmarks/system_kernel.py [--card cards/systems/two_body.sci] [--points 10000] [--sample 100]
+    python benchmarks/system_kernel.py [--card cards/systems/two_body.sci] [--points 10000] [--sample 100] [--repeat 3]
 
 1. The compiled kernel (DOP853 in numba, warm) over N random points of the
    card's domain, against `scipy.integrate.solve_ivp` (DOP853, the kernel's
@@ -16,6 +16,9 @@ against a static card's (issue 24). Ratios from one run:
    holds the one integrator every system card shares
    (scigame/simrt_system.py, compiled on the first system card a machine
    ever builds), and the first system card ever (that cache empty too).
+   `--repeat` rounds of the three, back to back: each round's ratios are
+   to its own static compile, and the medians are printed with the range
+   (a shared machine's load moves single runs by tens of percent).
 """
 
 from __future__ import annotations
@@ -125,16 +128,23 @@ def main() -> None:
     ap.add_argument("--card", type=Path, default=REPO / "cards" / "systems" / "two_body.sci")
     ap.add_argument("--points", type=int, default=10_000)
     ap.add_argument("--sample", type=int, default=100)
+    ap.add_argument("--repeat", type=int, default=3, help="rounds of the three cold compiles (medians, ranges)")
     a = ap.parse_args()
     kernel_vs_solve_ivp(a.card, a.points, a.sample)
-    static = cold(REPO / "cards" / "historical" / "gravitation.sci")
-    card, first = cold(a.card, integrator_cached=True), cold(a.card)
-    print(f"cold compile and first observation of each world, wall (CPU): gravitation.sci {static[0]:.1f} s "
-          f"({static[1]:.1f} s)")
-    for label, (wall, cpu) in ((f"{a.card.name}, the integrator in numba's cache", card),
-                               (f"{a.card.name}, the first system card ever", first)):
-        print(f"  {label}: {wall:.1f} s ({cpu:.1f} s): {wall / static[0]:.2f}x ({cpu / static[1]:.2f}x) "
-              "(target <= 2x)")
+    rounds = []  # one round: the static card, then the system card both ways, back to back
+    for _ in range(a.repeat):
+        rounds.append((cold(REPO / "cards" / "historical" / "gravitation.sci"), cold(a.card, integrator_cached=True),
+                       cold(a.card)))
+    static = [r[0] for r in rounds]
+    print(f"cold compile and first observation of each world, wall (CPU), median of {a.repeat}: gravitation.sci "
+          f"{np.median([w for w, _ in static]):.2f} s ({np.median([c for _, c in static]):.2f} s)")
+    for k, label in ((1, f"{a.card.name}, the integrator in numba's cache"),
+                     (2, f"{a.card.name}, the first system card ever")):
+        wall = [r[k][0] / r[0][0] for r in rounds]  # each round's ratio to its own static compile
+        cpu = [r[k][1] / r[0][1] for r in rounds]
+        seconds = np.median([r[k][0] for r in rounds]), np.median([r[k][1] for r in rounds])
+        print(f"  {label}: {seconds[0]:.2f} s ({seconds[1]:.2f} s): {np.median(wall):.2f}x ({np.median(cpu):.2f}x) "
+              f"(target <= 2x); rounds {min(wall):.2f}-{max(wall):.2f}x ({min(cpu):.2f}-{max(cpu):.2f}x)")
 
 
 if __name__ == "__main__":

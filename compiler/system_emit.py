@@ -4,9 +4,9 @@ source of its worlds (`emit_system_source`).
 Each world's kernel has the signature of a static card's,
 `env_<world>(x0, x1, ..., y0, y1, ...)`, inputs and outputs in declared
 units, so the oracle, the designs and the runtime call it unchanged. The
-generated module holds only what is the card's: per world its initial
-states, rates and outputs as three small numba functions, which the kernel
-hands to the one DOP853 driver of scigame/simrt_system.py (Dormand–Prince
+generated module holds only what is the card's: every world's initial
+states, rates and outputs in one small numba C function (`model`), which the
+kernel hands to the one DOP853 driver of scigame/simrt_system.py (Dormand–Prince
 8(5,3) with the coefficients and step-size control scipy's `solve_ivp`
 uses). The driver is compiled once per machine, not once per card and
 world: a card's cold compile is its own few lines. The card fixes the
@@ -285,7 +285,7 @@ def _constants(w: CodeWriter, spec: SystemSpec, inputs: list[tuple[str, float]],
 
 def emit_system_source(spec: SystemSpec, inputs: list[tuple[str, float]], outputs: list[tuple[str, float]],
                        worlds: dict[str, SystemWorldSpec], header: list[str]) -> str:
-    """A module with one numba function `model` (every world's initial
+    """A module with one numba C function `model` (every world's initial
     states, rates and outputs over SI inputs and states: the card's own
     code) and each world's kernels `env_<world>` and `env_<world>_parallel`,
     which integrate it with scigame/simrt_system.py's driver. `header` are
@@ -297,7 +297,7 @@ def emit_system_source(spec: SystemSpec, inputs: list[tuple[str, float]], output
     _constants(w, spec, inputs, len(outputs))
     names = {f"in:{n}": f"a{i}" for i, (n, _) in enumerate(inputs)}
     emitters = [_World(w, spec, names, name, i, world) for i, (name, world) in enumerate(worlds.items())]
-    w.writeline("@njit(MODEL, cache=True, error_model=\"numpy\", nogil=True)")
+    w.writeline("@cfunc(MODEL, cache=True, error_model=\"numpy\")")
     w.writeline("def model(world, kind, t, y, p, k):")
     w.indent()
     for var in names.values():
@@ -313,7 +313,7 @@ def emit_system_source(spec: SystemSpec, inputs: list[tuple[str, float]], output
 
 
 #: What generated system code imports from SYSTEM_RUNTIME (its `exported`).
-SYSTEM_RUNTIME_NAMES = ("math", "np", "njit", "MODEL", "run_system")
+SYSTEM_RUNTIME_NAMES = ("math", "np", "cfunc", "MODEL", "run_system")
 
 
 def card_module_source(card, spec: SystemSpec) -> str:

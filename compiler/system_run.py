@@ -66,6 +66,11 @@ def run(module, world: str, xs: list[np.ndarray], n_outputs: int) -> list[np.nda
 
 
 _SPECS: dict[int, tuple] = {}
+#: Outputs already integrated in this process, by module, world and points:
+#: a build integrates the hidden evaluation set three times otherwise (lint's
+#: numeric checks, the sound-world check and the set itself), each a
+#: tolerance-controlled integration of every point.
+_RESULTS: dict[tuple, list] = {}
 
 
 def evaluate_system(card, env, inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
@@ -79,6 +84,12 @@ def evaluate_system(card, env, inputs: Mapping[str, object]) -> dict[str, np.nda
         _SPECS[key] = (card, load_source(card_module_source(card, system_spec(card))))
     module = _SPECS[key][1]
     shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs))
-    xs = [np.broadcast_to(np.asarray(inputs[s.name], dtype=float), shape).ravel() for s in card.inputs]
-    ys = run(module, env.name, xs, len(card.outputs))
-    return {o.name: y.reshape(shape) for o, y in zip(card.outputs, ys)}
+    xs = [np.ascontiguousarray(np.broadcast_to(np.asarray(inputs[s.name], dtype=float), shape).ravel())
+          for s in card.inputs]
+    digest = hashlib.sha256(b"".join(x.tobytes() for x in xs)).hexdigest()
+    memo = (module.__name__, env.name, shape, digest)  # the module's name is its text's hash
+    if memo not in _RESULTS:
+        if len(_RESULTS) > 32:
+            _RESULTS.clear()
+        _RESULTS[memo] = run(module, env.name, xs, len(card.outputs))
+    return {o.name: y.reshape(shape).copy() for o, y in zip(card.outputs, _RESULTS[memo])}
