@@ -142,6 +142,9 @@ class ChatClient:
         #: Structured outputs: True/False once decided for this endpoint, None while unknown.
         self._structured: Optional[bool] = None if config.structured else False
         self._negotiation: Optional[asyncio.Lock] = None
+        #: Each schema's `response_format` as the request's JSON bytes, by schema name and object
+        #: (the schema held, so its id stays its own): the schema is the same every call of a card.
+        self._formats: dict[tuple[str, int], tuple[dict, bytes]] = {}
         #: Things the user should hear once per run (the CLI prints them).
         self.warnings: list[str] = []
 
@@ -222,7 +225,8 @@ class ChatClient:
                 body["response_format"] = {"type": "json_schema", "json_schema": {
                     "name": schema_name, "schema": schema, "strict": False}}
             try:
-                response = _completion_json(await asyncio.wait_for(_post(client, body), cfg.timeout))
+                content = self._content(kwargs, body["response_format"], schema, schema_name) if carried else None
+                response = _completion_json(await asyncio.wait_for(_post(client, body, content), cfg.timeout))
             except asyncio.TimeoutError:
                 exc: Exception = _Deadline(f"no complete answer within --timeout {cfg.timeout:g} s")
             except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
@@ -253,6 +257,20 @@ class ChatClient:
             attempt += 1
             retries += 1
 
+    def _content(self, kwargs: dict, response_format: dict, schema: dict, schema_name: str) -> Optional[bytes]:
+        """The request's JSON bytes, `kwargs` then `response_format` (as
+        openai's `openapi_dumps` writes `{**kwargs, "response_format": ...}`,
+        byte for byte), the response format's bytes written once per schema;
+        None where openai has no `openapi_dumps` (then `_post` sends the body)."""
+        try:
+            from openai._utils._json import openapi_dumps
+        except ImportError:
+            return None
+        kept = self._formats.get((schema_name, id(schema)))
+        if kept is None or kept[0] is not schema:
+            kept = self._formats[(schema_name, id(schema))] = (schema, openapi_dumps(response_format))
+        return openapi_dumps(kwargs)[:-1] + b',"response_format":' + kept[1] + b"}"
+
     def _completion(self, response: dict, retries: int, messages: list[dict], tools: bool = False) -> Completion:
         choice = response["choices"][0]
         calls = _at(choice, "message", "tool_calls") if tools else None
@@ -280,14 +298,15 @@ _USAGE_PATHS = {"input_tokens": ("prompt_tokens",), "cached_tokens": ("prompt_to
                 "reasoning_tokens": ("completion_tokens_details", "reasoning_tokens")}
 
 
-async def _post(client: openai.AsyncOpenAI, body: dict) -> Any:
+async def _post(client: openai.AsyncOpenAI, body: dict, content: Optional[bytes] = None) -> Any:
     """POST the request and read the answer's body as it streams, at most
-    MAX_BODY_BYTES of it (openai's own reading would hold any size)."""
+    MAX_BODY_BYTES of it (openai's own reading would hold any size).
+    `content`, when given, is `body` as JSON bytes (ChatClient._content)."""
     if client not in _TEMPLATES:
         _TEMPLATES[client] = await asyncio.to_thread(_request_template, client)
     template = _TEMPLATES[client]
     if template is not None:
-        response = await _send_built(client, template, body)
+        response = await _send_built(client, template, body, content)
     else:
         from openai._response import AsyncAPIResponse
 
@@ -349,7 +368,7 @@ def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
     return str(built.url), headers, dict(built.extensions), type(built), idempotency
 
 
-async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict):
+async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, content: Optional[bytes] = None):
     """Send `body` with the template's URL and headers through openai's own
     send (its auth retry, its HTTP client and pool) and map failures as
     openai's `request` does: a timeout to APITimeoutError, another transport
@@ -363,7 +382,7 @@ async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict):
     url, headers, extensions, request_type, idempotency = template
     if idempotency:  # a fresh key per call, as openai's `request` makes one per call
         headers = [*headers, (idempotency.encode(), f"stainless-python-retry-{uuid.uuid4()}".encode())]
-    request = request_type("POST", url, headers=headers, content=openapi_dumps(body), extensions=dict(extensions))
+    request = request_type("POST", url, headers=headers, content=openapi_dumps(body) if content is None else content, extensions=dict(extensions))
     try:
         response = await client._send_request(request, stream=True)
     except timeout_exceptions() as err:
