@@ -50,6 +50,7 @@ import openai
 
 from ..records import Usage
 from ..episode_context import record_call
+from .connections import _http_library, lean_transport
 from .registry import Registry, load_registry
 from .tokens import TOKENIZER_NOTE, estimate_tokens
 
@@ -440,117 +441,22 @@ def _count(value: Any) -> Optional[int]:
 
 
 def _http_client(connections: int):
-    """openai's own async HTTP client, with a pool that keeps `connections`
-    connections alive (and at least openai's defaults): beyond its default
-    of 100, calls in flight would close and reopen connections. Error
-    answers are read at most MAX_ERROR_BODY_BYTES far (error_body_cap)."""
+    """openai's own async HTTP client, over the event loop's own connections
+    (`connections.lean_transport`), keeping `connections` of them alive (and
+    at least openai's defaults): beyond its default of 100, calls in flight
+    would close and reopen connections. Error answers are read at most
+    MAX_ERROR_BODY_BYTES far (error_body_cap)."""
     from openai._constants import DEFAULT_CONNECTION_LIMITS as default
 
     limits = type(default)(max_connections=max(default.max_connections or 0, connections) or None,
-                           max_keepalive_connections=max(default.max_keepalive_connections or 0, connections))
-    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(spread_pool()(limits)))
-
-
-#: Connections per pool of `spread_pool`: the pool looks at every connection it holds each time a
-#: request comes or goes (probing each idle one's socket), so one pool of 32 cost the client more
-#: CPU per call than building the request; pools of 4 cost an eighth of that.
-POOL_SIZE = 4
-
-
-@functools.cache
-def spread_pool() -> type:
-    """A transport (of openai's HTTP library) that spreads requests over
-    pools of POOL_SIZE connections, each request to the pool with the fewest
-    in flight (a new pool when all are full, as long as `limits` allow), and
-    counts a request in flight until its answer's stream is closed."""
-    http = _http_library()
-    Counted = counted_stream()
-
-    class Spread(http.AsyncBaseTransport):
-        def __init__(self, limits):
-            most = limits.max_connections or 10 ** 6
-            self._most = max(1, -(-most // POOL_SIZE))
-            #: idle connections kept alive in all (as one pool would; the pools beyond close theirs)
-            self._keep = most if limits.max_keepalive_connections is None else limits.max_keepalive_connections
-            self._pools: list = []  # [transport, requests in flight]
-            self._verify = None  # the pools' one certificate store (_certificates)
-
-        def _pick(self) -> list:
-            pool = min(self._pools, key=lambda p: p[1], default=None)
-            if (pool is None or pool[1] >= POOL_SIZE) and len(self._pools) < self._most:
-                keep = min(POOL_SIZE, max(0, self._keep - POOL_SIZE * len(self._pools)))
-                size = http.Limits(max_connections=POOL_SIZE, max_keepalive_connections=keep)
-                self._verify = self._verify or _certificates(http)
-                pool = [http.AsyncHTTPTransport(verify=self._verify, limits=size), 0]
-                self._pools.append(pool)
-            return pool
-
-        async def handle_async_request(self, request):
-            pool = self._pick()
-            pool[1] += 1
-            left = [True]
-
-            def done() -> None:
-                if left[0]:
-                    left[0] = False
-                    pool[1] -= 1
-            try:
-                response = await pool[0].handle_async_request(request)
-            except BaseException:
-                done()
-                raise
-            response.stream = Counted(response.stream, done)
-            return response
-
-        async def aclose(self) -> None:
-            for transport, _ in self._pools:
-                await transport.aclose()
-
-    return Spread
-
-
-@functools.cache
-def counted_stream() -> type:
-    """An answer's byte stream (of openai's HTTP library) that calls `done`
-    once it is closed: spread_pool counts a request in flight until then."""
-    http = _http_library()
-
-    class Counted(http.AsyncByteStream):
-        def __init__(self, stream, done):
-            self._stream, self._done = stream, done
-
-        async def __aiter__(self):
-            async for chunk in self._stream:
-                yield chunk
-
-        async def aclose(self) -> None:
-            try:
-                await self._stream.aclose()
-            finally:
-                self._done()
-
-    return Counted
-
-
-def _certificates(http):
-    """The certificate store every pool of spread_pool verifies with, as a
-    transport builds its own by default (verify=True): built alone, each pool
-    would load the CA bundle again, ~50 ms of CPU each (8 pools at
-    concurrency 32)."""
-    shared = getattr(http, "create_ssl_context", None)
-    return shared() if shared is not None else True
+                           max_keepalive_connections=max(default.max_keepalive_connections or 0, connections),
+                           keepalive_expiry=default.keepalive_expiry)
+    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(lean_transport()(limits)))
 
 
 #: How much of an error answer (HTTP 4xx/5xx) is read: openai reads an error's whole body to
 #: build its message, and the endpoint controls its size (a completion's is bounded in _post).
 MAX_ERROR_BODY_BYTES = 64 * 2 ** 10
-
-
-def _http_library():
-    """The HTTP library under the installed openai (httpx; httpx2 for openai 3)."""
-    import importlib
-    client = next(c for c in openai.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
-    return importlib.import_module(client.__module__.split(".")[0])
 
 
 @functools.cache
