@@ -227,8 +227,9 @@ class ChatClient:
                     "name": schema_name, "schema": schema, "strict": False}}
             try:
                 content = self._content(kwargs, body["response_format"], schema, schema_name) if carried else None
-                response = _completion_json(await asyncio.wait_for(_post(client, body, content), cfg.timeout))
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(cfg.timeout):  # no task of its own per call, as wait_for makes
+                    response = _completion_json(await _post(client, body, content))
+            except TimeoutError:
                 exc: Exception = _Deadline(f"no complete answer within --timeout {cfg.timeout:g} s")
             except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
                 raise AuthFailure(f"{cfg.model} at {cfg.base_url or 'api.openai.com'}: {e.message}") from None
@@ -365,8 +366,10 @@ def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
         return None
     idempotency = getattr(client, "_idempotency_header", None)  # openai's own: none for OpenAI's API
     skip = {b"content-length"} | ({idempotency.lower().encode()} if idempotency else set())
-    headers = [(k, v) for k, v in built.headers.raw if k.lower() not in skip]
-    return str(built.url), headers, dict(built.extensions), type(built), idempotency
+    headers = type(built.headers)([(k, v) for k, v in built.headers.raw if k.lower() not in skip])
+    # the URL and headers as the HTTP library's own objects: a request made from them copies them
+    # rather than parsing the URL and normalising every header again, each call
+    return built.url, headers, dict(built.extensions), type(built), idempotency
 
 
 async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, content: Optional[bytes] = None):
@@ -382,8 +385,9 @@ async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, c
 
     url, headers, extensions, request_type, idempotency = template
     if idempotency:  # a fresh key per call, as openai's `request` makes one per call
-        headers = [*headers, (idempotency.encode(), f"stainless-python-retry-{uuid.uuid4()}".encode())]
-    request = request_type("POST", url, headers=headers, content=openapi_dumps(body) if content is None else content, extensions=dict(extensions))
+        headers = [*headers.raw, (idempotency.encode(), f"stainless-python-retry-{uuid.uuid4()}".encode())]
+    request = request_type("POST", url, headers=headers, content=openapi_dumps(body) if content is None else content,
+                           extensions=dict(extensions))
     try:
         response = await client._send_request(request, stream=True)
     except timeout_exceptions() as err:

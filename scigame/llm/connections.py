@@ -44,8 +44,8 @@ def _http_library():
 class _Connection(asyncio.Protocol):
     """One HTTP/1.1 connection: h11's state machine fed by the socket's data."""
 
-    def __init__(self, origin: tuple, h11: Any, http: Any):
-        self.origin, self._h11mod, self._http = origin, h11, http
+    def __init__(self, origin: tuple, h11: Any, http: Any, lost=None):
+        self.origin, self._h11mod, self._http, self._on_lost = origin, h11, http, lost
         self.h11 = h11.Connection(our_role=h11.CLIENT, max_incomplete_event_size=MAX_HEAD_BYTES)
         self.transport: Optional[asyncio.Transport] = None
         self._data: deque = deque()
@@ -78,6 +78,8 @@ class _Connection(asyncio.Protocol):
         self._eof = True
         self._lost = exc
         self._wake()
+        if self._on_lost is not None:
+            self._on_lost(self)
         if self._writable is not None and not self._writable.done():
             self._writable.set_result(None)
 
@@ -231,21 +233,17 @@ def lean_transport() -> type:
                 raise http.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
             origin = (url.scheme, url.raw_host, url.port or (443 if url.scheme == "https" else 80))
             now = time.monotonic()
-            if self._idle:
-                kept = [c for c in self._idle if c.usable and (self._expiry is None
-                                                               or now - c.idle_since <= self._expiry)]
-                for connection in self._idle:
-                    if not any(connection is c for c in kept):
-                        self._open -= 1
-                        connection.close()
-                self._idle = kept
-                for i in range(len(kept) - 1, -1, -1):  # the connection used last: the likeliest to be open
-                    if kept[i].origin == origin:
-                        return kept.pop(i)
+            while self._idle and self._expiry is not None and now - self._idle[0].idle_since > self._expiry:
+                self._drop(self._idle.pop(0))  # kept longest: the list is in the order they came free
+            for i in range(len(self._idle) - 1, -1, -1):  # the one used last first: the likeliest to be open
+                if self._idle[i].origin == origin:
+                    connection = self._idle.pop(i)
+                    if connection.usable:
+                        return connection
+                    self._drop(connection)
             if self._most is not None and self._open >= self._most:
                 if self._idle:  # a connection kept for another origin gives way
-                    self._idle.pop(0).close()
-                    self._open -= 1
+                    self._drop(self._idle.pop(0))
                 else:
                     waiter = asyncio.get_running_loop().create_future()
                     self._waiting.append(waiter)
@@ -276,13 +274,26 @@ def lean_transport() -> type:
             loop = asyncio.get_running_loop()
             try:
                 async with asyncio.timeout(timeout):
-                    _, connection = await loop.create_connection(lambda: _Connection(origin, h11, http), host,
-                                                                 port, **tls)
+                    _, connection = await loop.create_connection(
+                        lambda: _Connection(origin, h11, http, self._lost), host, port, **tls)
             except TimeoutError:
                 raise http.ConnectTimeout(f"no connection to {host}:{port} within the connect timeout") from None
             except OSError as exc:
                 raise http.ConnectError(str(exc)) from exc
             return connection
+
+        def _drop(self, connection: _Connection) -> None:
+            self._open -= 1
+            connection.close()
+
+        def _lost(self, connection: _Connection) -> None:
+            """A kept connection the server closed is no longer kept."""
+            for i, kept in enumerate(self._idle):
+                if kept is connection:
+                    del self._idle[i]
+                    self._open -= 1
+                    self._wake_one()
+                    return
 
         def release(self, connection: _Connection) -> None:
             """An exchange is over: keep the connection alive if it may be used again, else close it."""
@@ -293,8 +304,7 @@ def lean_transport() -> type:
                 connection.idle_since = time.monotonic()
                 self._idle.append(connection)
             else:
-                connection.close()
-                self._open -= 1
+                self._drop(connection)
             self._wake_one()
 
         def _wake_one(self) -> None:
@@ -308,7 +318,6 @@ def lean_transport() -> type:
             self._closed = True
             idle, self._idle = self._idle, []
             for connection in idle:
-                connection.close()
-            self._open -= len(idle)
+                self._drop(connection)
 
     return Lean
