@@ -87,6 +87,20 @@ def test_connections_stay_within_the_limits_and_expire_when_idle():
         asyncio.run(go())
 
 
+def test_a_client_used_again_under_another_event_loop_opens_a_new_connection():
+    answers = Threads()
+    with FakeOpenAI(answers, api_key=None) as server:
+        client = _client()
+
+        async def one():
+            return (await _post(client, server.base_url)).status_code
+
+        assert asyncio.run(one()) == 200
+        assert asyncio.run(one()) == 200  # the kept connection belongs to the first loop
+        asyncio.run(client.aclose())
+    assert len(answers.threads) == 2
+
+
 def test_a_request_that_waits_too_long_for_a_connection_is_a_pool_timeout():
     answers = Threads(latency=1.0)
     with FakeOpenAI(answers, api_key=None) as server:

@@ -56,10 +56,12 @@ class _Connection(asyncio.Protocol):
         self._writable: Optional[asyncio.Future] = None
         self._paused = False
         self.idle_since = 0.0
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
 
     # -- asyncio's callbacks --------------------------------------------------------------------
     def connection_made(self, transport) -> None:
         self.transport = transport
+        self.loop = asyncio.get_running_loop()
 
     def data_received(self, data: bytes) -> None:
         self._data.append(data)
@@ -100,11 +102,15 @@ class _Connection(asyncio.Protocol):
     def usable(self) -> bool:
         """Open, its last exchange complete, and nothing unasked-for arrived."""
         return (self.transport is not None and not self.transport.is_closing() and not self._eof
-                and not self._data and self.h11.our_state is self._h11mod.IDLE)
+                and not self._data and self.h11.our_state is self._h11mod.IDLE
+                and self.loop is asyncio.get_running_loop())  # a client used again under another loop
 
     def close(self) -> None:
         if self.transport is not None:
-            self.transport.close()
+            try:
+                self.transport.close()
+            except RuntimeError:  # its event loop is closed: the socket goes with the transport
+                pass
 
     async def send(self, request, timeout: Optional[float]) -> None:
         h11, http = self._h11mod, self._http
