@@ -384,10 +384,16 @@ async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, c
     from openai._utils._json import openapi_dumps
 
     url, headers, extensions, request_type, idempotency = template
+    content = openapi_dumps(body) if content is None else content
+    headers = type(headers)(headers)
     if idempotency:  # a fresh key per call, as openai's `request` makes one per call
-        headers = [*headers.raw, (idempotency.encode(), f"stainless-python-retry-{uuid.uuid4()}".encode())]
-    request = request_type("POST", url, headers=headers, content=openapi_dumps(body) if content is None else content,
+        headers[idempotency] = f"stainless-python-retry-{uuid.uuid4()}"
+    # the headers `Request(content=...)` would end with (the template has the Host): given as a stream
+    # with them, the request does not look through and normalise every header again, each call
+    headers["Content-Length"] = str(len(content))
+    request = request_type("POST", url, headers=headers, stream=_http_library().ByteStream(content),
                            extensions=dict(extensions))
+    request.read()  # its `content`, as a request made with content= has it
     try:
         response = await client._send_request(request, stream=True)
     except timeout_exceptions() as err:

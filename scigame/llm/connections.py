@@ -32,6 +32,7 @@ MAX_HEAD_BYTES = 100 * 1024
 READ_BUFFER = 256 * 1024
 
 
+@functools.cache
 def _http_library():
     """The HTTP library under the installed openai (httpx; httpx2 for openai 3)."""
     import importlib
