@@ -494,6 +494,12 @@ def _fail(what: str, path: Path, points: _Points, mask) -> PredictorInvalid:
     return PredictorInvalid(f"{what} at {where} {points.describe(mask)}", where)
 
 
+def _any(mask) -> Any:
+    """``np.any(mask)``, an array's own ``any`` without numpy's dispatch (asked
+    at every op of every checked evaluation)."""
+    return mask.any() if isinstance(mask, (np.ndarray, np.generic)) else np.any(mask)
+
+
 def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
     """Apply one op to evaluated arguments, refusing any point outside its
     domain (``Op.domain``) and any overflow (ops with ``Op.overflows``)."""
@@ -501,12 +507,12 @@ def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
     def apply(row: Op, args: list, path: Path):
         for rule in row.domain:
             bad = rule.bad(*args)
-            if np.any(bad):
+            if _any(bad):
                 raise _fail(rule.reason, path, points, bad)
         value = row.numpy(*args)
         if row.overflows:
             bad = ~np.isfinite(value)
-            if np.any(bad):
+            if _any(bad):
                 raise _fail(f"{row.name} overflowed to a non-finite value", path, points, bad)
         return value
 
@@ -571,7 +577,7 @@ def evaluate_predictor(
     env: dict[str, np.ndarray] = {}
     for name, raw in inputs.items():
         arr = np.asarray(raw, dtype=np.float64).ravel()
-        if not np.all(np.isfinite(arr)):
+        if not np.isfinite(arr).all():
             raise ValueError(f"input {name!r} contains NaN or infinite values")
         env[name] = arr
     size = int(np.prod(shape))
