@@ -207,8 +207,10 @@ class CompiledCard(SystemCardMixin):
         _refuse_non_finite(result, values, wanted, "")
         if exact:
             return {k: v for k, v in result.items() if wanted is None or k in wanted}
-        rng = np.random.default_rng(seed)
         models = self.noise_models(noise)
+        # a generator only where some output draws from it (add_noise leaves exact outputs untouched);
+        # seeding one costs more than an exact card's whole observation
+        rng = np.random.default_rng(seed) if any(m is not None for m in models.values()) else None
         # every output draws its noise, wanted or not, so a seed gives an output
         # the same value whichever others are asked for
         noisy = {k: add_noise(v, models[k], rng) for k, v in result.items()}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_EVEN, Context, Decimal
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -126,13 +126,36 @@ def check_proposal(data: CompiledCardData, inputs: Mapping[str, object],
     return values
 
 
+#: Each comparison's two trees as tree_programs, by the comparison (held, so its id stays its own;
+#: emptied when it reaches _PROGRAMS_KEPT): a constraint is checked at every experiment.
+_PROGRAMS: dict[int, tuple[object, Optional[dict]]] = {}
+_PROGRAMS_KEPT = 4096
+
+
+def _programs(c) -> Optional[dict]:
+    """`{"l": ..., "r": ...}` programs of a comparison's sides; None (fold the
+    trees as given, raising what they raise) when a side is malformed."""
+    from .predictor import PredictorInvalid, tree_program
+    kept = _PROGRAMS.get(id(c))
+    if kept is not None and kept[0] is c:
+        return kept[1]
+    try:
+        programs: Optional[dict] = {"l": tree_program(c.left, "l"), "r": tree_program(c.right, "r")}
+    except PredictorInvalid:
+        programs = None
+    if len(_PROGRAMS) >= _PROGRAMS_KEPT:
+        _PROGRAMS.clear()
+    _PROGRAMS[id(c)] = (c, programs)
+    return programs
+
+
 def _broken(c, values: Mapping[str, np.ndarray], names: list[str], what: str,
             output: str | None = None) -> list[str]:
     """Why a comparison (a ConstraintSpec) fails at the first point it fails at;
     for the `where` of `output`'s law, the card's reason first."""
     from .predictor import PredictorInvalid, evaluate_predictor
     try:
-        both = evaluate_predictor({"l": c.left, "r": c.right}, values)
+        both = evaluate_predictor({"l": c.left, "r": c.right}, values, _programs(c))
     except PredictorInvalid as exc:
         return [f"{what} `{c.text}` cannot be evaluated: {exc.reason}"]
     ok = COMPARISONS[c.op](both["l"], both["r"])

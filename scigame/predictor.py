@@ -338,6 +338,46 @@ def fold_tree(
     return value
 
 
+def tree_program(tree: object, root: str) -> list[tuple]:
+    """The calls ``fold_tree`` makes on ``tree``, in its order, recorded once
+    so that ``run_program`` can make them again on other values without
+    walking and checking the tree's shape again (a tree folded often, such as
+    a card's constraint at every experiment). Raises ``PredictorInvalid`` as
+    ``fold_tree`` does for a malformed tree."""
+    program: list[tuple] = []
+
+    def number(value):
+        program.append((0, value))
+
+    def var(name: str, path: Path):
+        program.append((1, name, path))
+
+    def apply(row: Op, args: list, path: Path):
+        program.append((2, row, len(args), path))
+
+    fold_tree(tree, root, number, var, apply)
+    return program
+
+
+def run_program(program: list[tuple], number: Callable[[float], Any], var: Callable[[str, Path], Any],
+                apply: Callable[[Op, list, Path], Any]) -> Any:
+    """``fold_tree`` of the tree a ``tree_program`` was recorded from: the
+    same calls of ``number``, ``var`` and ``apply``, in the same order."""
+    values: list = []
+    for step in program:
+        if step[0] == 2:
+            n = step[2]
+            args = values[-n:]
+            del values[-n:]
+            values.append(apply(step[1], args, step[3]))
+        elif step[0] == 1:
+            values.append(var(step[1], step[2]))
+        else:
+            values.append(number(step[1]))
+    (value,) = values
+    return value
+
+
 # --------------------------------------------------------------------------
 # Validation
 # --------------------------------------------------------------------------
@@ -454,6 +494,12 @@ def _fail(what: str, path: Path, points: _Points, mask) -> PredictorInvalid:
     return PredictorInvalid(f"{what} at {where} {points.describe(mask)}", where)
 
 
+def _any(mask) -> Any:
+    """``np.any(mask)``, an array's own ``any`` without numpy's dispatch (asked
+    at every op of every checked evaluation)."""
+    return mask.any() if isinstance(mask, (np.ndarray, np.generic)) else np.any(mask)
+
+
 def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
     """Apply one op to evaluated arguments, refusing any point outside its
     domain (``Op.domain``) and any overflow (ops with ``Op.overflows``)."""
@@ -461,12 +507,12 @@ def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
     def apply(row: Op, args: list, path: Path):
         for rule in row.domain:
             bad = rule.bad(*args)
-            if np.any(bad):
+            if _any(bad):
                 raise _fail(rule.reason, path, points, bad)
         value = row.numpy(*args)
         if row.overflows:
             bad = ~np.isfinite(value)
-            if np.any(bad):
+            if _any(bad):
                 raise _fail(f"{row.name} overflowed to a non-finite value", path, points, bad)
         return value
 
@@ -504,7 +550,7 @@ def evaluate_unchecked(tree: object, values: dict[str, np.ndarray]) -> np.ndarra
 
 
 def evaluate_predictor(
-    predictor: dict[str, object], inputs: dict[str, np.ndarray]
+    predictor: dict[str, object], inputs: dict[str, np.ndarray], programs: dict[str, list] | None = None
 ) -> dict[str, np.ndarray]:
     """Evaluate a validated predictor on arrays of input points.
 
@@ -519,6 +565,10 @@ def evaluate_predictor(
     reason names the op, the JSON path and one offending input point.
     Raises ``ValueError`` if the inputs themselves are unusable (different
     shapes, or NaN/inf), which is the caller's fault, not the player's.
+
+    ``programs``, when given, holds each tree's ``tree_program`` (recorded
+    under the root path of its output's name): the trees are folded from
+    them, with the same results and the same errors.
     """
     shapes = {np.shape(v) for v in inputs.values()}
     if len(shapes) > 1:
@@ -527,7 +577,7 @@ def evaluate_predictor(
     env: dict[str, np.ndarray] = {}
     for name, raw in inputs.items():
         arr = np.asarray(raw, dtype=np.float64).ravel()
-        if not np.all(np.isfinite(arr)):
+        if not np.isfinite(arr).all():
             raise ValueError(f"input {name!r} contains NaN or infinite values")
         env[name] = arr
     size = int(np.prod(shape))
@@ -539,7 +589,8 @@ def evaluate_predictor(
     # own warnings would only repeat them (underflow to 0 is acceptable).
     with np.errstate(all="ignore"):
         for name, tree in predictor.items():
-            value = fold_tree(tree, str(name), np.float64, var, apply)
+            value = (fold_tree(tree, str(name), np.float64, var, apply) if programs is None
+                     else run_program(programs[name], np.float64, var, apply))
             if np.ndim(value) == 0:
                 # A subtree without variables stays a scalar while evaluated
                 # (constants cost nothing) and is broadcast only here.

@@ -61,22 +61,34 @@ def json_value_problem(value: Any, max_depth: int = MAX_ACTION_DEPTH) -> Optiona
     number (NaN, Infinity, or a literal like 1e400 that overflows), an
     integer too large for a float, or nesting deeper than `max_depth`. The
     walk is iterative, so no depth makes it recurse."""
-    stack: list[tuple[Any, list, int]] = [(value, [], 0)]
+    # each entry's path is a link to its parent's (parent link, key), spelled out only for a problem:
+    # building every item's path list was most of the walk's CPU (it runs on every reply)
+    stack: list[tuple[Any, Optional[tuple], int]] = [(value, None, 0)]
     while stack:
-        item, path, depth = stack.pop()
+        item, link, depth = stack.pop()
         if isinstance(item, bool) or item is None or isinstance(item, str):
             continue
         if isinstance(item, float) and not math.isfinite(item):
-            return f"{_path_text(path) or 'the action'}: {item} is not a finite number"
+            return f"{_path_text(_path(link)) or 'the action'}: {item} is not a finite number"
         if isinstance(item, int) and abs(item) > sys.float_info.max:
-            return (f"{_path_text(path) or 'the action'}: an integer of {len(str(abs(item)))} digits is too "
-                    "large for a number")
+            return (f"{_path_text(_path(link)) or 'the action'}: an integer of {len(str(abs(item)))} digits is "
+                    "too large for a number")
         if isinstance(item, (dict, list)):
             if depth >= max_depth:
-                return f"{_path_text(path) or 'the action'}: the value is nested more than {max_depth} levels deep"
+                return (f"{_path_text(_path(link)) or 'the action'}: the value is nested more than {max_depth} "
+                        "levels deep")
             pairs = item.items() if isinstance(item, dict) else enumerate(item)
-            stack.extend((v, [*path, k], depth + 1) for k, v in pairs)
+            stack.extend((v, (link, k), depth + 1) for k, v in pairs)
     return None
+
+
+def _path(link: Optional[tuple]) -> list:
+    """The keys from the root to an entry of json_value_problem's walk."""
+    keys = []
+    while link is not None:
+        link, key = link
+        keys.append(key)
+    return keys[::-1]
 
 
 class Hypothesis(_Record):

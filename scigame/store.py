@@ -64,6 +64,12 @@ _USAGE_COLUMNS = ("calls", "input_tokens", "cached_tokens", "output_tokens", "re
                   "estimated")
 _CALL_COLUMNS = ("input_tokens", "cached_tokens", "output_tokens", "reasoning_tokens", "cost_usd", "retries",
                  "estimated")
+#: The two statements of Store.record_call, written once (it runs on the event loop every call).
+_CALL_INSERT = (f"INSERT INTO calls (attempt, {', '.join(_CALL_COLUMNS)}, written_at) "
+                f"VALUES ({', '.join('?' * (len(_CALL_COLUMNS) + 2))})")
+_CALL_ADDED = tuple(c for c in _USAGE_COLUMNS if c != "calls")
+_CALL_ADD = (f"UPDATE attempts SET calls = calls + 1, {', '.join(f'{c} = {c} + ?' for c in _CALL_ADDED)} "
+             "WHERE id = ?")
 #: How rows are listed: by card name, then the rest of the key.
 _ORDER = ", ".join(["card", *(c for c in KEY_COLUMNS if c != "card_hash")])
 
@@ -243,11 +249,8 @@ class Store:
     def record_call(self, attempt: int, usage: Usage) -> None:
         """One answered call of an attempt, written at once (a kill loses none)."""
         with self.db:
-            self._insert("calls", {"attempt": attempt, **usage.model_dump(include=set(_CALL_COLUMNS)),
-                                   "written_at": time.time()}, replace=False)
-            added = [c for c in _USAGE_COLUMNS if c != "calls"]
-            self.db.execute(f"UPDATE attempts SET calls = calls + 1, {', '.join(f'{c} = {c} + ?' for c in added)} "
-                            "WHERE id = ?", (*(getattr(usage, c) for c in added), attempt))
+            self.db.execute(_CALL_INSERT, (attempt, *(getattr(usage, c) for c in _CALL_COLUMNS), time.time()))
+            self.db.execute(_CALL_ADD, (*(getattr(usage, c) for c in _CALL_ADDED), attempt))
 
     def attempt_usage(self, attempt: int) -> Usage:
         row = self.db.execute(f"SELECT {', '.join(_USAGE_COLUMNS)} FROM attempts WHERE id = ?",

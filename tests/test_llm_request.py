@@ -63,3 +63,65 @@ def test_failures_are_openais_own_exceptions(fault, raised):
         exc = asyncio.run(one())
     if isinstance(exc, openai.APIStatusError):
         assert exc.status_code == int(fault)
+
+
+def test_the_state_written_per_turn_is_the_whole_document_dumped_anew():
+    """StateWriter (each turn's JSON written once) gives, at every turn of an
+    episode, exactly json.dumps(state_document(state)): turns with actions,
+    oracle observations and rejections, malformed replies, protocol breaks,
+    a tool call with a long output, text with `<`, non-ASCII and escapes."""
+    import json
+
+    from scigame.llm.player import StateWriter, parse_action, state_document
+    from scigame.llm.prompts import state_message, state_text
+    from scigame.players.base import EpisodeState
+    from scigame.records import Observation, OracleResponse, ToolCall, Turn, Usage
+
+    task = {"inputs": [{"name": "r", "unit": "m"}], "rules": "a < b; ü \"quoted\"\n", "budget": 3}
+    state = EpisodeState(task=task, setting="discovery", protocol="adaptive", threshold=0.9, observations=[],
+                         turns=[], must_submit=False, steps_left=3, seed=1)
+    experiment = json.dumps({"hypotheses": [{"statement": "F ~ 1/r^2 <close>", "confidence": 0.5}],
+                             "experiment": {"inputs": {"r": 2.5}, "outputs": ["F"], "predictions": [{"F": 1e-9}]},
+                             "submission": None, "notes": "é\u2028"})
+    action, problem = parse_action(experiment)
+    assert action is not None, problem
+    seen = Observation(inputs={"r": 2.5}, outputs={"F": 1.25e-10})
+    turns = [Turn(index=0, action=action, response=OracleResponse(observation=seen), usage=Usage(calls=1)),
+             Turn(index=1, malformed="no experiment </scigame-state>", reply="{}"),
+             Turn(index=1, action=action, response=OracleResponse(rejected=["r = 30 is outside 0.5 .. 20 [m]"]),
+                  breaks=["submitted below the threshold"]),
+             Turn(index=2, tool=ToolCall(name="run_python", code="print('<' * 5000)", output="<" * 5000,
+                                         error="")),
+             Turn(index=2, action=action)]
+    writer = StateWriter()
+    for step, turn in enumerate([None, *turns]):
+        if turn is not None:
+            state.turns.append(turn)
+            if turn.response is not None and turn.response.observation is not None:
+                state.observations.append(turn.response.observation)
+        state.steps_left = 3 - step if step < 3 else 0
+        state.must_submit = state.steps_left == 0
+        doc = state_document(state)
+        assert writer(state) == json.dumps(doc)
+        assert state_text(writer(state), state.must_submit) == state_message(doc)
+    state.task = dict(task, budget=4)  # another task: written anew
+    assert writer(state) == json.dumps(state_document(state))
+
+
+def test_the_request_bytes_are_openais_with_the_schema_written_once():
+    """ChatClient._content is openai's openapi_dumps of the whole body, byte
+    for byte (non-ASCII, tools, options), and writes each schema's part once."""
+    from openai._utils._json import openapi_dumps
+
+    chat = ChatClient(LLMConfig(model="fake-model", api_key_env=KEY_ENV, temperature=0.25, max_tokens=99))
+    tools = [{"type": "function", "function": {"name": "run_python", "parameters": {"type": "object"}}}]
+    for extra in ({}, {"tools": tools}):
+        kwargs = {**chat._base_kwargs(MESSAGES), **extra}
+        body = {**kwargs, "response_format": {"type": "json_schema", "json_schema": {
+            "name": "action", "schema": SCHEMA, "strict": False}}}
+        assert chat._content(kwargs, body["response_format"], SCHEMA, "action") == openapi_dumps(body)
+    assert len(chat._formats) == 1
+    other = {**SCHEMA, "required": []}
+    body["response_format"]["json_schema"]["schema"] = other
+    assert chat._content(kwargs, body["response_format"], other, "action") == openapi_dumps(body)
+    assert len(chat._formats) == 2

@@ -398,6 +398,33 @@ def test_valid_trees_evaluate_to_finite_arrays_or_invalid(tree, inputs):
     assert np.all(np.isfinite(out["F"]))
 
 
+@SETTINGS
+@given(st.one_of(valid_trees, junk_trees), points)
+def test_a_recorded_tree_program_folds_as_the_tree_does(tree, inputs):
+    """evaluate_predictor from tree_programs (a constraint's, recorded once)
+    gives what folding the tree gives: the same values, or the same error
+    (a domain error, an unknown variable); a malformed tree is refused when
+    the program is recorded, with fold_tree's own error."""
+    from scigame.predictor import tree_program
+
+    def outcome(fold):
+        try:
+            return fold()["F"].tolist()
+        except PredictorInvalid as e:
+            return ("invalid", e.reason, e.path)
+
+    try:
+        program = tree_program(tree, "F")
+    except PredictorInvalid as e:
+        with np.errstate(all="ignore"):
+            assert outcome(lambda: evaluate_predictor({"F": tree}, inputs)) == ("invalid", e.reason, e.path)
+        return
+    alone = {"x": inputs["x"]}  # y unknown here: the error names its place
+    for given_inputs in (inputs, alone):
+        assert (outcome(lambda: evaluate_predictor({"F": tree}, given_inputs, {"F": program}))
+                == outcome(lambda: evaluate_predictor({"F": tree}, given_inputs)))
+
+
 @settings(SETTINGS, max_examples=200)
 @given(valid_trees, points)
 def test_evaluation_agrees_with_sympy(tree, inputs):

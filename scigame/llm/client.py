@@ -50,6 +50,7 @@ import openai
 
 from ..records import Usage
 from ..episode_context import record_call
+from .connections import _http_library, lean_transport
 from .registry import Registry, load_registry
 from .tokens import TOKENIZER_NOTE, estimate_tokens
 
@@ -142,6 +143,9 @@ class ChatClient:
         #: Structured outputs: True/False once decided for this endpoint, None while unknown.
         self._structured: Optional[bool] = None if config.structured else False
         self._negotiation: Optional[asyncio.Lock] = None
+        #: Each schema's `response_format` as the request's JSON bytes, by schema name and object
+        #: (the schema held, so its id stays its own): the schema is the same every call of a card.
+        self._formats: dict[tuple[str, int], tuple[dict, bytes]] = {}
         #: Things the user should hear once per run (the CLI prints them).
         self.warnings: list[str] = []
 
@@ -222,8 +226,10 @@ class ChatClient:
                 body["response_format"] = {"type": "json_schema", "json_schema": {
                     "name": schema_name, "schema": schema, "strict": False}}
             try:
-                response = _completion_json(await asyncio.wait_for(_post(client, body), cfg.timeout))
-            except asyncio.TimeoutError:
+                content = self._content(kwargs, body["response_format"], schema, schema_name) if carried else None
+                async with asyncio.timeout(cfg.timeout):  # no task of its own per call, as wait_for makes
+                    response = _completion_json(await _post(client, body, content))
+            except TimeoutError:
                 exc: Exception = _Deadline(f"no complete answer within --timeout {cfg.timeout:g} s")
             except (openai.AuthenticationError, openai.PermissionDeniedError) as e:
                 raise AuthFailure(f"{cfg.model} at {cfg.base_url or 'api.openai.com'}: {e.message}") from None
@@ -253,6 +259,20 @@ class ChatClient:
             attempt += 1
             retries += 1
 
+    def _content(self, kwargs: dict, response_format: dict, schema: dict, schema_name: str) -> Optional[bytes]:
+        """The request's JSON bytes, `kwargs` then `response_format` (as
+        openai's `openapi_dumps` writes `{**kwargs, "response_format": ...}`,
+        byte for byte), the response format's bytes written once per schema;
+        None where openai has no `openapi_dumps` (then `_post` sends the body)."""
+        try:
+            from openai._utils._json import openapi_dumps
+        except ImportError:
+            return None
+        kept = self._formats.get((schema_name, id(schema)))
+        if kept is None or kept[0] is not schema:
+            kept = self._formats[(schema_name, id(schema))] = (schema, openapi_dumps(response_format))
+        return openapi_dumps(kwargs)[:-1] + b',"response_format":' + kept[1] + b"}"
+
     def _completion(self, response: dict, retries: int, messages: list[dict], tools: bool = False) -> Completion:
         choice = response["choices"][0]
         calls = _at(choice, "message", "tool_calls") if tools else None
@@ -280,14 +300,15 @@ _USAGE_PATHS = {"input_tokens": ("prompt_tokens",), "cached_tokens": ("prompt_to
                 "reasoning_tokens": ("completion_tokens_details", "reasoning_tokens")}
 
 
-async def _post(client: openai.AsyncOpenAI, body: dict) -> Any:
+async def _post(client: openai.AsyncOpenAI, body: dict, content: Optional[bytes] = None) -> Any:
     """POST the request and read the answer's body as it streams, at most
-    MAX_BODY_BYTES of it (openai's own reading would hold any size)."""
+    MAX_BODY_BYTES of it (openai's own reading would hold any size).
+    `content`, when given, is `body` as JSON bytes (ChatClient._content)."""
     if client not in _TEMPLATES:
         _TEMPLATES[client] = await asyncio.to_thread(_request_template, client)
     template = _TEMPLATES[client]
     if template is not None:
-        response = await _send_built(client, template, body)
+        response = await _send_built(client, template, body, content)
     else:
         from openai._response import AsyncAPIResponse
 
@@ -345,11 +366,13 @@ def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
         return None
     idempotency = getattr(client, "_idempotency_header", None)  # openai's own: none for OpenAI's API
     skip = {b"content-length"} | ({idempotency.lower().encode()} if idempotency else set())
-    headers = [(k, v) for k, v in built.headers.raw if k.lower() not in skip]
-    return str(built.url), headers, dict(built.extensions), type(built), idempotency
+    headers = type(built.headers)([(k, v) for k, v in built.headers.raw if k.lower() not in skip])
+    # the URL and headers as the HTTP library's own objects: a request made from them copies them
+    # rather than parsing the URL and normalising every header again, each call
+    return built.url, headers, dict(built.extensions), type(built), idempotency
 
 
-async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict):
+async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, content: Optional[bytes] = None):
     """Send `body` with the template's URL and headers through openai's own
     send (its auth retry, its HTTP client and pool) and map failures as
     openai's `request` does: a timeout to APITimeoutError, another transport
@@ -361,9 +384,16 @@ async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict):
     from openai._utils._json import openapi_dumps
 
     url, headers, extensions, request_type, idempotency = template
+    content = openapi_dumps(body) if content is None else content
+    headers = type(headers)(headers)
     if idempotency:  # a fresh key per call, as openai's `request` makes one per call
-        headers = [*headers, (idempotency.encode(), f"stainless-python-retry-{uuid.uuid4()}".encode())]
-    request = request_type("POST", url, headers=headers, content=openapi_dumps(body), extensions=dict(extensions))
+        headers[idempotency] = f"stainless-python-retry-{uuid.uuid4()}"
+    # the headers `Request(content=...)` would end with (the template has the Host): given as a stream
+    # with them, the request does not look through and normalise every header again, each call
+    headers["Content-Length"] = str(len(content))
+    request = request_type("POST", url, headers=headers, stream=_http_library().ByteStream(content),
+                           extensions=dict(extensions))
+    request.read()  # its `content`, as a request made with content= has it
     try:
         response = await client._send_request(request, stream=True)
     except timeout_exceptions() as err:
@@ -421,117 +451,22 @@ def _count(value: Any) -> Optional[int]:
 
 
 def _http_client(connections: int):
-    """openai's own async HTTP client, with a pool that keeps `connections`
-    connections alive (and at least openai's defaults): beyond its default
-    of 100, calls in flight would close and reopen connections. Error
-    answers are read at most MAX_ERROR_BODY_BYTES far (error_body_cap)."""
+    """openai's own async HTTP client, over the event loop's own connections
+    (`connections.lean_transport`), keeping `connections` of them alive (and
+    at least openai's defaults): beyond its default of 100, calls in flight
+    would close and reopen connections. Error answers are read at most
+    MAX_ERROR_BODY_BYTES far (error_body_cap)."""
     from openai._constants import DEFAULT_CONNECTION_LIMITS as default
 
     limits = type(default)(max_connections=max(default.max_connections or 0, connections) or None,
-                           max_keepalive_connections=max(default.max_keepalive_connections or 0, connections))
-    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(spread_pool()(limits)))
-
-
-#: Connections per pool of `spread_pool`: the pool looks at every connection it holds each time a
-#: request comes or goes (probing each idle one's socket), so one pool of 32 cost the client more
-#: CPU per call than building the request; pools of 4 cost an eighth of that.
-POOL_SIZE = 4
-
-
-@functools.cache
-def spread_pool() -> type:
-    """A transport (of openai's HTTP library) that spreads requests over
-    pools of POOL_SIZE connections, each request to the pool with the fewest
-    in flight (a new pool when all are full, as long as `limits` allow), and
-    counts a request in flight until its answer's stream is closed."""
-    http = _http_library()
-    Counted = counted_stream()
-
-    class Spread(http.AsyncBaseTransport):
-        def __init__(self, limits):
-            most = limits.max_connections or 10 ** 6
-            self._most = max(1, -(-most // POOL_SIZE))
-            #: idle connections kept alive in all (as one pool would; the pools beyond close theirs)
-            self._keep = most if limits.max_keepalive_connections is None else limits.max_keepalive_connections
-            self._pools: list = []  # [transport, requests in flight]
-            self._verify = None  # the pools' one certificate store (_certificates)
-
-        def _pick(self) -> list:
-            pool = min(self._pools, key=lambda p: p[1], default=None)
-            if (pool is None or pool[1] >= POOL_SIZE) and len(self._pools) < self._most:
-                keep = min(POOL_SIZE, max(0, self._keep - POOL_SIZE * len(self._pools)))
-                size = http.Limits(max_connections=POOL_SIZE, max_keepalive_connections=keep)
-                self._verify = self._verify or _certificates(http)
-                pool = [http.AsyncHTTPTransport(verify=self._verify, limits=size), 0]
-                self._pools.append(pool)
-            return pool
-
-        async def handle_async_request(self, request):
-            pool = self._pick()
-            pool[1] += 1
-            left = [True]
-
-            def done() -> None:
-                if left[0]:
-                    left[0] = False
-                    pool[1] -= 1
-            try:
-                response = await pool[0].handle_async_request(request)
-            except BaseException:
-                done()
-                raise
-            response.stream = Counted(response.stream, done)
-            return response
-
-        async def aclose(self) -> None:
-            for transport, _ in self._pools:
-                await transport.aclose()
-
-    return Spread
-
-
-@functools.cache
-def counted_stream() -> type:
-    """An answer's byte stream (of openai's HTTP library) that calls `done`
-    once it is closed: spread_pool counts a request in flight until then."""
-    http = _http_library()
-
-    class Counted(http.AsyncByteStream):
-        def __init__(self, stream, done):
-            self._stream, self._done = stream, done
-
-        async def __aiter__(self):
-            async for chunk in self._stream:
-                yield chunk
-
-        async def aclose(self) -> None:
-            try:
-                await self._stream.aclose()
-            finally:
-                self._done()
-
-    return Counted
-
-
-def _certificates(http):
-    """The certificate store every pool of spread_pool verifies with, as a
-    transport builds its own by default (verify=True): built alone, each pool
-    would load the CA bundle again, ~50 ms of CPU each (8 pools at
-    concurrency 32)."""
-    shared = getattr(http, "create_ssl_context", None)
-    return shared() if shared is not None else True
+                           max_keepalive_connections=max(default.max_keepalive_connections or 0, connections),
+                           keepalive_expiry=default.keepalive_expiry)
+    return openai.DefaultAsyncHttpxClient(transport=error_body_cap()(lean_transport()(limits)))
 
 
 #: How much of an error answer (HTTP 4xx/5xx) is read: openai reads an error's whole body to
 #: build its message, and the endpoint controls its size (a completion's is bounded in _post).
 MAX_ERROR_BODY_BYTES = 64 * 2 ** 10
-
-
-def _http_library():
-    """The HTTP library under the installed openai (httpx; httpx2 for openai 3)."""
-    import importlib
-    client = next(c for c in openai.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
-    return importlib.import_module(client.__module__.split(".")[0])
 
 
 @functools.cache

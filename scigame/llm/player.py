@@ -13,6 +13,7 @@ the episode is left unfinished.
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any, Optional
 
@@ -21,7 +22,7 @@ from ..players.base import EpisodeState, Player, PlayerFault, PlayerGaveUp, Unus
 from ..records import Action, Usage
 from .client import ChatClient, EndpointFault
 from .conversation import MAX_CORRECTIONS, converse, model_check
-from .prompts import correction_message, player_system, state_message, tool_note
+from .prompts import correction_message, player_system, state_text, tool_note
 from .tools import PythonTool, ToolCaps
 
 
@@ -75,32 +76,68 @@ def _action_schema(inputs: tuple[str, ...], outputs: tuple[str, ...], submit=Non
 HISTORY_OUTPUT = 4000
 
 
+def _history_entry(t) -> dict[str, Any]:
+    """One earlier turn as the player is shown it."""
+    entry: dict[str, Any] = {"turn": t.index}
+    if t.action is not None:
+        entry["action"] = t.action.model_dump(exclude={"raw"}, exclude_none=True)
+    if t.malformed:
+        entry["unusable"] = t.malformed
+    if t.response is not None:
+        entry["oracle"] = t.response.model_dump(exclude_none=True)
+    if t.breaks:
+        entry["protocol_breaks"] = t.breaks
+    if t.tool is not None:
+        entry["tool_call"] = t.tool.model_dump(include={"name", "code", "error"})
+        out = t.tool.output
+        entry["tool_call"]["output"] = out if len(out) <= HISTORY_OUTPUT else (
+            out[:HISTORY_OUTPUT] + f"\n[{len(out) - HISTORY_OUTPUT} more characters shown at the call]")
+    return entry
+
+
 def state_document(state: EpisodeState) -> dict[str, Any]:
     """The JSON the player is shown each turn."""
-    history = []
-    for t in state.turns:
-        entry: dict[str, Any] = {"turn": t.index}
-        if t.action is not None:
-            entry["action"] = t.action.model_dump(exclude={"raw"}, exclude_none=True)
-        if t.malformed:
-            entry["unusable"] = t.malformed
-        if t.response is not None:
-            entry["oracle"] = t.response.model_dump(exclude_none=True)
-        if t.breaks:
-            entry["protocol_breaks"] = t.breaks
-        if t.tool is not None:
-            entry["tool_call"] = t.tool.model_dump(include={"name", "code", "error"})
-            out = t.tool.output
-            entry["tool_call"]["output"] = out if len(out) <= HISTORY_OUTPUT else (
-                out[:HISTORY_OUTPUT] + f"\n[{len(out) - HISTORY_OUTPUT} more characters shown at the call]")
-        history.append(entry)
     return {
         "task": state.task,
         "observations": [o.model_dump() for o in state.observations],
-        "history": history,
+        "history": [_history_entry(t) for t in state.turns],
         "must_submit": state.must_submit,
         "experiments_left": state.steps_left,
     }
+
+
+class StateWriter:
+    """`json.dumps(state_document(state))` for one episode's successive
+    states, each turn's and observation's JSON written once: an episode's
+    earlier turns and observations are the same objects at every later turn
+    (the protocol appends new ones and changes none), so re-serialising the
+    whole history every call made a turn's CPU grow with the episode. Text
+    is kept per object (held, so its identity stays its own); a new object
+    is written when it first appears."""
+
+    def __init__(self) -> None:
+        self._task: Optional[tuple[dict, str]] = None
+        self._written: dict[int, tuple[Any, str]] = {}
+
+    def _text(self, obj: Any, write) -> str:
+        kept = self._written.get(id(obj))
+        if kept is None or kept[0] is not obj:
+            kept = self._written[id(obj)] = (obj, json.dumps(write(obj)))
+        return kept[1]
+
+    def __call__(self, state: EpisodeState) -> str:
+        if self._task is None or self._task[0] is not state.task:
+            self._task = (state.task, json.dumps(state.task))
+        observations = ", ".join(self._text(o, _dump) for o in state.observations)
+        history = ", ".join(self._text(t, _history_entry) for t in state.turns)
+        # the keys and their order are state_document's (tests/test_llm_request.py compares the two)
+        return (f'{{"task": {self._task[1]}, "observations": [{observations}], "history": [{history}], '
+                f'"must_submit": {json.dumps(state.must_submit)}, '
+                f'"experiments_left": {json.dumps(state.steps_left)}}}')
+
+
+def _dump(model) -> dict[str, Any]:
+    return model.model_dump()
 
 
 #: Reads a reply's JSON object as an action, keeping the reply text as `raw`.
@@ -123,6 +160,7 @@ class OpenAIPlayer(Player):
         self.tool = PythonTool(tools) if tools is not None else None
         # the system message is player_system(task) (a system card's task says more) and this
         self.tool_note = "" if tools is None else tool_note(tools.calls, tools.cpu_seconds, tools.wall_seconds)
+        self._state = StateWriter()
 
     def take_unusable(self) -> list[Unusable]:
         taken, self._unusable = self._unusable, []
@@ -130,7 +168,7 @@ class OpenAIPlayer(Player):
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         messages = [{"role": "system", "content": player_system(state.task) + self.tool_note},
-                    {"role": "user", "content": state_message(state_document(state))}]
+                    {"role": "user", "content": state_text(self._state(state), state.must_submit)}]
         return await self._until_usable(messages, action_schema(state.task), state)
 
     async def reject(self, state: EpisodeState, action: Action, problem: str) -> tuple[Action, Usage]:

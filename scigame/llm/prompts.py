@@ -74,12 +74,17 @@ def player_system(task: dict[str, Any]) -> str:
 
 
 def state_message(state_doc: dict[str, Any]) -> str:
-    """The user message of a player turn. Every `<` inside the JSON is
-    written as \\u003c (the same JSON value), so no text in the state can
-    close the state markers early."""
+    """The user message of a player turn (see state_text)."""
     # one line: json's C encoder (an indent would run the pure-Python one, ms per turn)
-    body = json.dumps(state_doc).replace("<", "\\u003c")
-    instruction = ("Submit your final answer now." if state_doc.get("must_submit")
+    return state_text(json.dumps(state_doc), bool(state_doc.get("must_submit")))
+
+
+def state_text(state_json: str, must_submit: bool) -> str:
+    """The user message of a player turn from its state document's JSON.
+    Every `<` inside the JSON is written as \\u003c (the same JSON value), so
+    no text in the state can close the state markers early."""
+    body = state_json.replace("<", "\\u003c")
+    instruction = ("Submit your final answer now." if must_submit
                    else "Reply with your next action: propose an experiment or submit.")
     return f"{STATE_OPEN}\n{body}\n{STATE_CLOSE}\n{instruction}"
 

@@ -1,0 +1,163 @@
+"""The chat client's own connections (scigame.llm.connections): kept alive
+and reused, at most the limits' number open and kept, dropped once idle past
+the expiry or when an answer was not read to its end, the pool timeout, and
+TLS verified against the certificate store (a self-signed server)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import ssl
+import subprocess
+import threading
+import time
+
+import pytest
+
+from scigame.llm.connections import _http_library, lean_transport
+from scigame.testing.fake_openai import FakeOpenAI, Reply
+
+http = _http_library()
+
+
+class Threads:
+    """Answers after `latency` s; keeps the handler threads (one per connection) it ran on."""
+
+    def __init__(self, latency: float = 0.0, content: str = '{"ok": true}'):
+        self.latency, self.content, self.threads, self.lock = latency, content, [], threading.Lock()
+        self.live = self.peak = 0
+
+    def __call__(self, request):
+        me = threading.current_thread()
+        with self.lock:
+            if not any(t is me for t in self.threads):
+                self.threads.append(me)
+            self.live += 1
+            self.peak = max(self.peak, self.live)
+        try:
+            time.sleep(self.latency)
+            return Reply(content=self.content)
+        finally:
+            with self.lock:
+                self.live -= 1
+
+
+def _client(max_connections=10, keep=10, expiry=5.0, pool=None):
+    limits = http.Limits(max_connections=max_connections, max_keepalive_connections=keep, keepalive_expiry=expiry)
+    timeout = http.Timeout(10.0, pool=pool)
+    return http.AsyncClient(transport=lean_transport()(limits), timeout=timeout)
+
+
+def _post(client, url):
+    return client.post(f"{url}/chat/completions", json={"model": "m", "messages": [{"role": "user", "content": "x"}]})
+
+
+def test_a_connection_is_kept_and_reused_unless_its_answer_was_left_unread():
+    answers = Threads(content="x" * 50_000)
+    with FakeOpenAI(answers, api_key=None) as server:
+        async def go():
+            async with _client() as client:
+                for _ in range(3):  # read to the end: the same connection each time
+                    response = await _post(client, server.base_url)
+                    assert response.status_code == 200
+                    assert json.loads(response.content)["choices"][0]["message"]["content"] == "x" * 50_000
+                request = client.build_request("POST", f"{server.base_url}/chat/completions",
+                                               json={"model": "m", "messages": []})
+                response = await client.send(request, stream=True)
+                await response.aclose()  # not read: this connection cannot carry another request
+                await _post(client, server.base_url)
+        asyncio.run(go())
+    assert len(answers.threads) == 2
+
+
+def test_connections_stay_within_the_limits_and_expire_when_idle():
+    answers = Threads(latency=0.1)
+    with FakeOpenAI(answers, api_key=None) as server:
+        async def go():
+            async with _client(max_connections=3, keep=2, expiry=0.3) as client:
+                replies = await asyncio.gather(*[_post(client, server.base_url) for _ in range(9)])
+                assert [r.status_code for r in replies] == [200] * 9
+                assert len(answers.threads) == 3 and answers.peak == 3  # three waves over three connections
+                await asyncio.gather(*[_post(client, server.base_url) for _ in range(3)])
+                assert len(answers.threads) == 4  # two were kept alive, a third one opened
+                await asyncio.sleep(0.6)
+                await _post(client, server.base_url)
+                assert len(answers.threads) == 5  # the kept ones had expired
+        asyncio.run(go())
+
+
+def test_a_client_used_again_under_another_event_loop_opens_a_new_connection():
+    answers = Threads()
+    with FakeOpenAI(answers, api_key=None) as server:
+        client = _client()
+
+        async def one():
+            return (await _post(client, server.base_url)).status_code
+
+        assert asyncio.run(one()) == 200
+        assert asyncio.run(one()) == 200  # the kept connection belongs to the first loop
+        asyncio.run(client.aclose())
+    assert len(answers.threads) == 2
+
+
+def test_a_request_that_waits_too_long_for_a_connection_is_a_pool_timeout():
+    answers = Threads(latency=1.0)
+    with FakeOpenAI(answers, api_key=None) as server:
+        async def go():
+            async with _client(max_connections=1, pool=0.2) as client:
+                first = asyncio.create_task(_post(client, server.base_url))
+                await asyncio.sleep(0.05)
+                with pytest.raises(http.PoolTimeout):
+                    await _post(client, server.base_url)
+                assert (await first).status_code == 200
+        asyncio.run(go())
+
+
+def test_a_refused_connection_is_a_connect_error():
+    async def go():
+        async with _client() as client:
+            with pytest.raises(http.ConnectError):
+                await _post(client, "http://127.0.0.1:9")  # discard: nothing listens there
+    asyncio.run(go())
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs openssl to make a certificate")
+def test_tls_is_verified_against_the_certificate_store(tmp_path, monkeypatch):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"],
+                   check=True, capture_output=True)
+    served = []
+
+    async def handle(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length"))
+        served.append(json.loads(await reader.readexactly(length)))
+        body = b'{"ok": true}'
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                     % (len(body), body))
+        await writer.drain()
+        writer.close()
+
+    async def go(trusted: bool):
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        server = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=context)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            if trusted:
+                monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+            else:
+                monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+            async with _client() as client:
+                response = await client.post(f"https://localhost:{port}/v1/chat/completions", json={"n": 1})
+                return response.status_code, json.loads(response.content)
+        finally:
+            server.close()
+
+    assert asyncio.run(go(trusted=True)) == (200, {"ok": True})
+    assert served == [{"n": 1}]
+    with pytest.raises(http.ConnectError):  # a certificate nobody vouches for
+        asyncio.run(go(trusted=False))
