@@ -175,156 +175,171 @@ class _Connection(asyncio.Protocol):
         return b""
 
 
+class _Body:
+    """An answer's body as it arrives; closing it gives the connection back to the pool (or
+    closes it, when the answer was not read to its end). Made a stream of the HTTP
+    library's by `lean_transport`."""
+
+    def __init__(self, pool: "_Lean", connection: _Connection, timeout: Optional[float]):
+        self._pool, self._connection, self._timeout = pool, connection, timeout
+        self._closed = False
+
+    async def __aiter__(self):
+        h11 = self._pool.h11_module
+        while True:
+            event = await self._connection.next_event(self._timeout)
+            if isinstance(event, h11.Data):
+                yield bytes(event.data)
+            elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
+                return
+
+    async def aclose(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pool.release(self._connection)
+
+
+
+class _Lean:
+    """The pool of `_Connection`s behind `lean_transport`'s transport class,
+    which gives it the HTTP library (`http`), h11 (`h11_module`) and its `Body` stream."""
+
+    http: Any
+    h11_module: Any
+    Body: type
+
+    def __init__(self, limits):
+        self._most = limits.max_connections  # None: no limit
+        self._keep = limits.max_keepalive_connections
+        self._expiry = limits.keepalive_expiry
+        self._idle: list[_Connection] = []
+        self._open = 0
+        self._waiting: deque = deque()
+        # one certificate store for every connection, built as httpx's own transport builds its own
+        self._ssl = self.http.create_ssl_context()
+        self._closed = False
+
+    async def handle_async_request(self, request):
+        h11, http = self.h11_module, self.http
+        timeouts = request.extensions.get("timeout", {})
+        connection = await self._acquire(request, timeouts)
+        try:
+            await connection.send(request, timeouts.get("write"))
+            event = await connection.next_event(timeouts.get("read"))
+            while isinstance(event, h11.InformationalResponse):
+                event = await connection.next_event(timeouts.get("read"))
+            if isinstance(event, h11.ConnectionClosed):
+                raise http.RemoteProtocolError("Server disconnected without sending a response.")
+        except BaseException:
+            connection.close()
+            self.release(connection)
+            raise
+        return http.Response(status_code=event.status_code, headers=event.headers.raw_items(),
+                             stream=self.Body(self, connection, timeouts.get("read")),
+                             extensions={"http_version": b"HTTP/" + event.http_version,
+                                         "reason_phrase": event.reason})
+
+    async def _acquire(self, request, timeouts: dict) -> _Connection:
+        http, url = self.http, request.url
+        if url.scheme not in ("http", "https"):
+            raise http.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
+        origin = (url.scheme, url.raw_host, url.port or (443 if url.scheme == "https" else 80))
+        now = time.monotonic()
+        while self._idle and self._expiry is not None and now - self._idle[0].idle_since > self._expiry:
+            self._drop(self._idle.pop(0))  # kept longest: the list is in the order they came free
+        for i in range(len(self._idle) - 1, -1, -1):  # the one used last first: the likeliest to be open
+            if self._idle[i].origin == origin:
+                connection = self._idle.pop(i)
+                if connection.usable:
+                    return connection
+                self._drop(connection)
+        if self._most is not None and self._open >= self._most:
+            if self._idle:  # a connection kept for another origin gives way
+                self._drop(self._idle.pop(0))
+            else:
+                waiter = asyncio.get_running_loop().create_future()
+                self._waiting.append(waiter)
+                try:
+                    async with asyncio.timeout(timeouts.get("pool")):
+                        await waiter
+                except TimeoutError:
+                    raise http.PoolTimeout("no connection came free within the pool timeout") from None
+                finally:
+                    if waiter in self._waiting:
+                        self._waiting.remove(waiter)
+                return await self._acquire(request, timeouts)
+        self._open += 1
+        try:
+            return await self._connect(origin, request, timeouts.get("connect"))
+        except BaseException:
+            self._open -= 1
+            self._wake_one()
+            raise
+
+    async def _connect(self, origin: tuple, request, timeout: Optional[float]) -> _Connection:
+        http, scheme, host, port = self.http, *origin
+        host = host.decode("ascii") if isinstance(host, bytes) else host
+        tls = {}
+        if scheme == "https":
+            sni = request.extensions.get("sni_hostname") or host
+            tls = {"ssl": self._ssl, "server_hostname": sni, "ssl_handshake_timeout": timeout}
+        loop = asyncio.get_running_loop()
+        try:
+            async with asyncio.timeout(timeout):
+                _, connection = await loop.create_connection(
+                    lambda: _Connection(origin, self.h11_module, http, self._lost), host, port, **tls)
+        except TimeoutError:
+            raise http.ConnectTimeout(f"no connection to {host}:{port} within the connect timeout") from None
+        except OSError as exc:
+            raise http.ConnectError(str(exc)) from exc
+        return connection
+
+    def _drop(self, connection: _Connection) -> None:
+        self._open -= 1
+        connection.close()
+
+    def _lost(self, connection: _Connection) -> None:
+        """A kept connection the server closed is no longer kept."""
+        for i, kept in enumerate(self._idle):
+            if kept is connection:
+                del self._idle[i]
+                self._open -= 1
+                self._wake_one()
+                return
+
+    def release(self, connection: _Connection) -> None:
+        """An exchange is over: keep the connection alive if it may be used again, else close it."""
+        done = self.h11_module.DONE
+        if connection.h11.our_state is done and connection.h11.their_state is done:
+            connection.h11.start_next_cycle()
+        if (not self._closed and connection.usable
+                and (self._keep is None or len(self._idle) < self._keep)):
+            connection.idle_since = time.monotonic()
+            self._idle.append(connection)
+        else:
+            self._drop(connection)
+        self._wake_one()
+
+    def _wake_one(self) -> None:
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    async def aclose(self) -> None:
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for connection in idle:
+            self._drop(connection)
+
+
 @functools.cache
 def lean_transport() -> type:
     """A transport class of openai's HTTP library over `_Connection`s (see the module doc)."""
     import h11
 
     http = _http_library()
-
-    class Body(http.AsyncByteStream):
-        """An answer's body as it arrives; closing it gives the connection back to the pool (or
-        closes it, when the answer was not read to its end)."""
-
-        def __init__(self, pool: "Lean", connection: _Connection, timeout: Optional[float]):
-            self._pool, self._connection, self._timeout = pool, connection, timeout
-            self._closed = False
-
-        async def __aiter__(self):
-            while True:
-                event = await self._connection.next_event(self._timeout)
-                if isinstance(event, h11.Data):
-                    yield bytes(event.data)
-                elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
-                    return
-
-        async def aclose(self) -> None:
-            if not self._closed:
-                self._closed = True
-                self._pool.release(self._connection)
-
-    class Lean(http.AsyncBaseTransport):
-        def __init__(self, limits):
-            self._most = limits.max_connections  # None: no limit
-            self._keep = limits.max_keepalive_connections
-            self._expiry = limits.keepalive_expiry
-            self._idle: list[_Connection] = []
-            self._open = 0
-            self._waiting: deque = deque()
-            # one certificate store for every connection, built as httpx's own transport builds its own
-            self._ssl = http.create_ssl_context()
-            self._closed = False
-
-        async def handle_async_request(self, request):
-            timeouts = request.extensions.get("timeout", {})
-            connection = await self._acquire(request, timeouts)
-            try:
-                await connection.send(request, timeouts.get("write"))
-                event = await connection.next_event(timeouts.get("read"))
-                while isinstance(event, h11.InformationalResponse):
-                    event = await connection.next_event(timeouts.get("read"))
-                if isinstance(event, h11.ConnectionClosed):
-                    raise http.RemoteProtocolError("Server disconnected without sending a response.")
-            except BaseException:
-                connection.close()
-                self.release(connection)
-                raise
-            return http.Response(status_code=event.status_code, headers=event.headers.raw_items(),
-                                 stream=Body(self, connection, timeouts.get("read")),
-                                 extensions={"http_version": b"HTTP/" + event.http_version,
-                                             "reason_phrase": event.reason})
-
-        async def _acquire(self, request, timeouts: dict) -> _Connection:
-            url = request.url
-            if url.scheme not in ("http", "https"):
-                raise http.UnsupportedProtocol(f"Request URL has an unsupported protocol '{url.scheme}://'.")
-            origin = (url.scheme, url.raw_host, url.port or (443 if url.scheme == "https" else 80))
-            now = time.monotonic()
-            while self._idle and self._expiry is not None and now - self._idle[0].idle_since > self._expiry:
-                self._drop(self._idle.pop(0))  # kept longest: the list is in the order they came free
-            for i in range(len(self._idle) - 1, -1, -1):  # the one used last first: the likeliest to be open
-                if self._idle[i].origin == origin:
-                    connection = self._idle.pop(i)
-                    if connection.usable:
-                        return connection
-                    self._drop(connection)
-            if self._most is not None and self._open >= self._most:
-                if self._idle:  # a connection kept for another origin gives way
-                    self._drop(self._idle.pop(0))
-                else:
-                    waiter = asyncio.get_running_loop().create_future()
-                    self._waiting.append(waiter)
-                    try:
-                        async with asyncio.timeout(timeouts.get("pool")):
-                            await waiter
-                    except TimeoutError:
-                        raise http.PoolTimeout("no connection came free within the pool timeout") from None
-                    finally:
-                        if waiter in self._waiting:
-                            self._waiting.remove(waiter)
-                    return await self._acquire(request, timeouts)
-            self._open += 1
-            try:
-                return await self._connect(origin, request, timeouts.get("connect"))
-            except BaseException:
-                self._open -= 1
-                self._wake_one()
-                raise
-
-        async def _connect(self, origin: tuple, request, timeout: Optional[float]) -> _Connection:
-            scheme, host, port = origin
-            host = host.decode("ascii") if isinstance(host, bytes) else host
-            tls = {}
-            if scheme == "https":
-                sni = request.extensions.get("sni_hostname") or host
-                tls = {"ssl": self._ssl, "server_hostname": sni, "ssl_handshake_timeout": timeout}
-            loop = asyncio.get_running_loop()
-            try:
-                async with asyncio.timeout(timeout):
-                    _, connection = await loop.create_connection(
-                        lambda: _Connection(origin, h11, http, self._lost), host, port, **tls)
-            except TimeoutError:
-                raise http.ConnectTimeout(f"no connection to {host}:{port} within the connect timeout") from None
-            except OSError as exc:
-                raise http.ConnectError(str(exc)) from exc
-            return connection
-
-        def _drop(self, connection: _Connection) -> None:
-            self._open -= 1
-            connection.close()
-
-        def _lost(self, connection: _Connection) -> None:
-            """A kept connection the server closed is no longer kept."""
-            for i, kept in enumerate(self._idle):
-                if kept is connection:
-                    del self._idle[i]
-                    self._open -= 1
-                    self._wake_one()
-                    return
-
-        def release(self, connection: _Connection) -> None:
-            """An exchange is over: keep the connection alive if it may be used again, else close it."""
-            if connection.h11.our_state is h11.DONE and connection.h11.their_state is h11.DONE:
-                connection.h11.start_next_cycle()
-            if (not self._closed and connection.usable
-                    and (self._keep is None or len(self._idle) < self._keep)):
-                connection.idle_since = time.monotonic()
-                self._idle.append(connection)
-            else:
-                self._drop(connection)
-            self._wake_one()
-
-        def _wake_one(self) -> None:
-            while self._waiting:
-                waiter = self._waiting.popleft()
-                if not waiter.done():
-                    waiter.set_result(None)
-                    return
-
-        async def aclose(self) -> None:
-            self._closed = True
-            idle, self._idle = self._idle, []
-            for connection in idle:
-                self._drop(connection)
-
-    return Lean
+    body = type("Body", (_Body, http.AsyncByteStream), {"__doc__": _Body.__doc__})
+    return type("Lean", (_Lean, http.AsyncBaseTransport), {"__doc__": _Lean.__doc__, "http": http, "h11_module": h11,
+                                                           "Body": body})
