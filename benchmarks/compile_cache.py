@@ -12,6 +12,8 @@ pydantic and the compiler's modules: `scigame compile` of one unchanged
 card) plus a hash check per card. Then a new process loads every card and
 calls its kernels (a few points: the kernels' Python code, no numba), and
 one calls numba's compiled kernels from a cold and from a warm disk cache.
+System cards are compiled and warmed with the rest, but left out of the
+load-and-call rows (benchmarks/system_kernel.py times their integrator).
 Warm runs are the best of 3 (cold ones without JIT too). Prints wall and
 CPU times and warm as a share of cold, measured in one run;
 `benchmarks/cli_latency.py` prints the same ratio with `compile_ratio`.
@@ -39,6 +41,8 @@ import scigame
 numba = sys.argv[2] == "numba"
 for folder in sorted(Path(sys.argv[1]).iterdir()):
     card = scigame.load_card(folder)
+    if card.data.system is not None:
+        continue  # numba drivers of one model, not kernels: benchmarks/system_kernel.py times them
     for env in ("original", "counterfactual"):
         xs = [np.array([s.domain.lo]) for s in card.data.inputs]
         if numba:

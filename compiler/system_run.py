@@ -29,9 +29,29 @@ _LOCK = threading.Lock()
 _MODULES: dict[str, object] = {}
 
 
+def _digest(source: str) -> str:
+    """The name a module's text is kept under (`systems/sys_<digest>.py`)."""
+    return hashlib.sha256(source.encode("utf-8")).hexdigest()[:20]
+
+
+def is_compiled(source: str) -> bool:
+    """Whether numba's disk cache already holds this text's `model` and the
+    shared integrator, so `compile --warm` of an unchanged system card need
+    not import numba (a cache numba finds stale is rebuilt on first use)."""
+    from .usercache import numba_cache_folder, user_cache_folder
+    base = user_cache_folder()
+    runtime = importlib.util.find_spec("scigame.simrt_system")
+    if base is None or runtime is None or not runtime.origin:
+        return False
+    model = numba_cache_folder(base / "systems" / f"sys_{_digest(source)}.py")
+    driver = numba_cache_folder(Path(runtime.origin))
+    return (any(model.glob(f"sys_{_digest(source)}.model-*.nbi"))
+            and all(any(driver.glob(f"simrt_system.{fn}-*.nbi")) for fn in ("evaluate", "integrate")))
+
+
 def load_source(source: str):
     """The module of a generated integrator text (compiled by numba on first call)."""
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:20]
+    digest = _digest(source)
     with _LOCK:
         if digest in _MODULES:
             return _MODULES[digest]

@@ -8,6 +8,7 @@ folder, where another user could plant a file.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import tempfile
@@ -24,6 +25,19 @@ def user_cache_folder() -> Optional[Path]:
     except OSError:
         return None
     return folder
+
+
+def numba_cache_folder(py_file: Path) -> Path:
+    """Where numba keeps the disk cache of the functions a Python file
+    defines, found without importing numba (a warm build asks whether the
+    cache is there): $NUMBA_CACHE_DIR's folder for the file's directory
+    when that is set (numba's UserProvidedCacheLocator), else __pycache__
+    beside the file. A folder numba would not use only costs a rebuild."""
+    cache_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if cache_dir:
+        where = os.path.dirname(os.path.abspath(py_file))
+        return Path(cache_dir) / f"{os.path.basename(where)}_{hashlib.sha1(where.encode()).hexdigest()}"
+    return Path(py_file).parent / "__pycache__"
 
 
 def read_json(name: str) -> dict:

@@ -251,11 +251,15 @@ def warm_kernels(folder: Path, rebuilt: bool = True) -> bool:
     """JIT both kernels of a compiled folder into numba's disk cache. An
     unchanged folder whose cache index is already there is left alone (so
     a warm `compile --warm` imports no numba). Returns whether it compiled."""
-    cache = Path(folder) / "__pycache__"
+    from .compiler.usercache import numba_cache_folder
+    cache = numba_cache_folder(Path(folder) / "simulator.py")
     if not rebuilt and all(any(cache.glob(f"simulator.env_{env}-*.nbi")) for env in ENVIRONMENTS):
         return False
     card = CompiledCard(folder)
     if card.data.system is not None:
+        from .compiler.system_run import is_compiled
+        if not rebuilt and is_compiled((Path(folder) / "simulator.py").read_text(encoding="utf-8")):
+            return False
         # a system card's worlds are Python drivers of one compiled `model` and the shared
         # integrator (compiler/system_run.py): loading the module compiles both into the cache
         card.module

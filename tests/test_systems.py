@@ -317,3 +317,10 @@ def test_compile_warm_fills_the_caches_of_a_static_and_a_system_card(tmp_path, c
         assert any("simrt_system.integrate-" in n for n in indexes), indexes  # and the shared integrator
     else:
         assert any("simulator.env_original-" in n for n in indexes), indexes
+    # the same command again finds every cache filled: it builds nothing and imports no numba
+    again = subprocess.run([sys.executable, "-X", "importtime", "-m", "scigame", "compile", str(REPO / card),
+                            "-o", str(tmp_path / "out"), "--warm"], capture_output=True, text=True, env=env,
+                           timeout=900)
+    assert again.returncode == 0, again.stderr
+    assert "0 built, 1 unchanged" in again.stdout
+    assert not [line for line in again.stderr.splitlines() if line.rstrip().endswith(" numba")], again.stderr[-2000:]
