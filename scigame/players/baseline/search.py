@@ -22,7 +22,8 @@ For one output the search enumerates, cheapest first,
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), relaxation with a quadratic rate toward an
    equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
-   fitted exponent (Hill, stretched exponential: saturation.py);
+   fitted exponent (Hill, stretched exponential: saturation.py), and
+   powers of sums `C·M·g(b·Q^a)^p` with two real exponents (powers.py);
 5. the same over derived variables: differences, sums and products of two
    inputs of one kind (derived.py);
 
@@ -43,6 +44,7 @@ from .fitting import Law
 from .kinetics import kinetics
 from .monomials import OutputData, exact_fit, monomial_laws, square_transforms, transforms
 from .oscillation import oscillations
+from .powers import powers
 from .relax import relax
 from .saturation import saturations
 from .sums import sums
@@ -142,6 +144,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
     Family("oscillations", lambda f: oscillations(f.data), _costly),
+    Family("powers", lambda f: powers(f.data), _costly),
     # one exponent of the best structures made real, unless a simple law reproduces the readings
     Family("relaxed", lambda f: relax(f.data, f.laws), lambda f: f.full and not f.reproduces()),
     # differences and sums of same-kind inputs: their monomials only if a simple law fits

@@ -1,0 +1,228 @@
+"""Powers of sums with two real exponents: `y = C·M·g(b·Q^a)^p`.
+
+A law nobody has seen moves two numbers of a textbook form at once: the
+pendulum's amplitude factor (1 + θ²)^0.7, a Lorentz factor to the power
+−1.5, a charging curve (1 − e^(−t/τ))^0.7 or stretched 1 − e^(−(t/τ)^0.7),
+T^4·(1 − (Tₛ/T)^4) with another area exponent. relax.py moves one exponent
+of a law already found; here the inner power a of the argument and the
+outer power p are both real, with the scale b and the monomial M:
+
+- g(z) = 1 + z, the power of a sum (b of either sign: 1 − b·v²);
+- g(z) = 1 − e^(−z), the power of a charging curve (b > 0);
+- g(z) = e^(−z), a stretched exponential (p is then no constant of its own: p = 1);
+- g(z) = log(1 + z), a logarithm of a sum (log(Q + b) up to the scale C).
+
+Q is one of the arguments of monomials.arguments (a dimensionless group, or
+an input or a pair of inputs when a hidden constant makes it one), so every
+candidate is dimensionally possible. Each rational guess (a, p) is a
+monomials.Factor with a grid over b, screened with the monomials' own log-space
+least squares (first_cut, then screen, which also fits and snaps M's
+exponents); the best few get (C, b, a, p) refined together by nonlinear
+least squares (fitting.refine), their exponents snapped to the simplest
+value the data support (relax._snap_exponent) and their constants to the
+shortest decimals (fitting.snap_decimals). A law costs its guess's
+description length plus relax.RELAX_COST and the digits of each exponent
+that moved off the rational guess (relax.exponent_cost), and carries two
+constants more than a monomial times a function: the model choice
+prefers the simpler law whenever it predicts as well. Searched only when
+no simple law fits (search.py).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable, Optional
+
+import numpy as np
+
+from .fitting import Law, exponent_penalty, refine, scaled_errors, snap_decimals, worst_error
+from .monomials import (ARGUMENT_GRID, Argument, Factor, OutputData, Screened, arguments, first_cut, screen, setup, spaces,
+                        monomial_tree, transforms, _monomial_values)
+from .relax import RELAX_COST, _digits, _snap_exponent, exponent_cost
+from .task import fmt
+from .trees import op, power, product, tree_text, var
+
+#: Rational guesses of the inner exponent a (the argument's own exponents
+#: 1, 2 and −1 multiply these: x^±½, x^±2, x^4 are reached).
+INNER = (0.5, 1.0, 2.0)
+#: Rational guesses of the outer exponent p.
+OUTER = (-2.0, -1.5, -1.0, -0.5, -1 / 3, 1 / 3, 0.5, 1.0, 1.5, 2.0)
+#: Factors screened in full (the best by the first cut), per space.
+SCREENED = 10
+#: Screened candidates refined with all four constants.
+REFINED = 5
+#: How far (relative) the scale b may be snapped to a short decimal, the
+#: exponents refitted, when the fit stays as good.
+SCALE_WIDTH = 0.25
+#: A law is kept only if it fits every point within this many tolerances.
+KEPT_FIT = 1.5
+
+
+@dataclass(frozen=True)
+class Shape:
+    """g in g(b·Q^a)^p: numpy, tree, description length, whether b > 0, whether p is free."""
+
+    name: str
+    fn: Callable[[np.ndarray], np.ndarray]
+    tree: Callable[[Any], Any]
+    cost: float
+    positive: bool
+    outer: bool
+
+
+SHAPES = (
+    Shape("1+", lambda z: 1.0 + z, lambda t: op("add", 1.0, t), 2.5, False, True),
+    Shape("1-exp(-)", lambda z: -np.expm1(-z), lambda t: op("sub", 1.0, op("exp", op("mul", -1.0, t))), 3.0,
+          True, True),
+    Shape("exp(-)", lambda z: np.exp(-z), lambda t: op("exp", op("mul", -1.0, t)), 2.0, False, False),
+    Shape("log(1+)", lambda z: np.log1p(z), lambda t: op("log", op("add", 1.0, t)), 3.0, True, False),
+)
+
+
+def _guess_cost(e: float) -> float:
+    return exponent_penalty(Fraction(e).limit_denominator(3))
+
+
+def _arguments(data: OutputData) -> list[Argument]:
+    """monomials.arguments, and the angles of one sign (an amplitude θ₀ in (1 + θ₀²)^0.7):
+    dimensionless as they are."""
+    angles = [Argument(i.name, var(i.name), lambda X, n=i.name: np.asarray(X[n], float), 0.0)
+              for i in data.inputs if i.angle is not None and i.varies and i.lo >= 0]
+    return arguments(data) + angles
+
+
+def factors(data: OutputData) -> list[tuple[Factor, Shape, Any, Callable, float, float]]:
+    """(factor, shape, Q's tree, Q's values, a, p) for every shape, argument and guess."""
+    out = []
+    for arg in _arguments(data):
+        q = arg.values(data.X)
+        if q is None or not np.all(np.isfinite(q)) or not np.all(q > 0):
+            continue
+        for shape in SHAPES:
+            for a in INNER:
+                qa = q ** a
+                med = float(np.median(qa)) or 1.0
+                signs = (1.0,) if shape.positive else (1.0, -1.0)
+                grid = tuple(float(s * g / med) for s in signs for g in ARGUMENT_GRID)
+                for p in (OUTER if shape.outer else (1.0,)):
+                    def values(b, X, shape=shape, qfn=arg.values, a=a, p=p):
+                        return shape.fn(b * qfn(X) ** a) ** p
+
+                    def batch(g, shape=shape, qa=qa, p=p):
+                        return shape.fn(np.outer(qa, np.asarray(g, float))) ** p
+
+                    def tree(b, shape=shape, qt=arg.tree, a=a, p=p):
+                        return power(shape.tree(op("mul", b, power(qt, a))), p)
+                    cost = shape.cost + arg.cost + _guess_cost(a) + _guess_cost(p) + RELAX_COST
+                    f = Factor(f"{shape.name}^{p:.3g}(a·({arg.text})^{a:g})", values, tree, cost, grid,
+                               arg.cost == 0.0, batch)
+                    out.append((f, shape, arg.tree, arg.values, a, p))
+    return out
+
+
+def powers(data: OutputData) -> list[Law]:
+    """The REFINED best screened candidates, refined with both exponents free."""
+    if data.n < 6:
+        return []
+    tr = transforms(data.output)[0]
+    cands = factors(data)
+    if not cands:
+        return []
+    by_id = {id(f): (shape, qt, qfn, a, p) for f, shape, qt, qfn, a, p in cands}
+    determined = data.dims is not None and data.dims.determined and bool(data.dims.groups)
+    screened: list[Screened] = []
+    for space in spaces(data, tr):
+        if determined and space.label == "free exponents":
+            continue  # the units fix the law up to its groups (as monomials.py)
+        st = setup(data, tr, space)
+        if st is None:
+            continue
+        fs = [c[0] for c in cands]
+        cut = first_cut(data, st, fs)
+        for f in sorted(fs, key=lambda f: cut[id(f)])[:SCREENED]:
+            screened.extend(screen(data, tr, space, f, st))
+    screened.sort(key=lambda s: s.err + 2 * s.cost)
+    laws, seen = [], set()
+    for s in screened[:REFINED]:
+        law = _law(data, s, *by_id[id(s.factor)])
+        if law is not None and law.text not in seen:
+            seen.add(law.text)
+            laws.append(law)
+    return laws
+
+
+def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]:
+    """theta with b, a and p snapped, each kept once snapped, the rest
+    refitted; then every constant to its shortest decimal. b, a and p trade
+    off along a valley of nearly equal fit, so the order matters: the scale
+    first (widely: the author wrote (1 + θ²)^0.7, not (1 + 1.07·θ^2.03)^(2/3)),
+    or the exponents first ((1 + 0.15·θ²)^1, not (1 + 0.2·θ²)^0.77); the
+    order whose result is written shorter (exponent_cost of the exponents,
+    the digits of b) and fits within KEPT_FIT is kept."""
+    exps = list(range(2, len(theta)))
+    best, best_cost = None, math.inf
+    for order in ([1] + exps, exps + [1]):
+        t = np.array(theta, dtype=float)
+        done: list[int] = []
+        for j in order:
+            t = _snap_exponent(model, t, j, data.X, data.y, data.sw, SCALE_WIDTH if j == 1 else 0.05, tuple(done))
+            done.append(j)
+        t = snap_decimals(model, t, data.X, data.y, data.sw, data.snap_rel)
+        if worst_error(model, t, data.X, data.y, data.sw) > KEPT_FIT:
+            continue
+        cost = sum(exponent_cost(float(e)) for e in t[2:]) + 0.7 * _digits(float(t[1]))
+        if cost < best_cost - 1e-9:
+            best, best_cost = t, cost
+    return best
+
+
+def _law(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0: float,
+         p0: float) -> Optional[Law]:
+    """(C, b, a, p) of a screened candidate refined, snapped, as a Law."""
+    mono = _monomial_values(data, s.space, s.p, data.X)
+    outer = shape.outer
+
+    def model(t, X):
+        m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
+        with np.errstate(all="ignore"):
+            return t[0] * m * shape.fn(t[1] * qfn(X) ** t[2]) ** (t[3] if outer else 1.0)
+    theta0 = np.array([s.c, s.a, a0, p0])
+    if not outer:
+        theta0 = theta0[:3]
+
+    def fitted(t):
+        if t is None or (shape.positive and not t[1] > 0):
+            return None
+        return t
+    theta = fitted(refine(model if outer else (lambda t, X: model(np.append(t, 1.0), X)),
+                          theta0, data.X, data.y, data.sw, nfev=80)) if data.n > len(theta0) else None
+    if theta is None:
+        return None
+    full = (lambda t, X: model(t, X)) if outer else (lambda t, X: model(np.append(t, 1.0), X))
+    err = scaled_errors(full(theta, data.X), data.y, data.sw)
+    if float(np.max(err)) > KEPT_FIT:
+        return None
+    theta = _snapped(full, theta, data)
+    if theta is None:
+        return None
+    if fitted(theta) is None or theta[0] == 0 or theta[1] == 0 or theta[2] == 0:
+        return None
+    c, b, a = (float(v) for v in theta[:3])
+    p = float(theta[3]) if outer else 1.0
+    if p == 0:
+        return None
+    tree = product([c] + monomial_tree(s.space.names, s.p) + [power(shape.tree(op("mul", b, power(qt, a))), p)])
+    extra = sum(exponent_cost(e) - _guess_cost(g) for e, g in ((a, a0), (p, p0)) if e != g)
+
+    def refit(idx, theta=np.array(theta)):
+        t = refine(full, theta, data.X, data.y, data.sw, idx, nfev=15)
+        return None if t is None else (lambda X, t=t: full(t, X))
+    kind = f"{s.space.label}, power of a sum {shape.name}(b·Q^{fmt(a)})^{fmt(p)}"
+    # constants: C and b, and each exponent left real (a small rational is
+    # structure, as a monomial's snapped exponents are)
+    k = 2 + sum(1 for e in (a, p) if exponent_cost(e) != exponent_penalty(Fraction(e).limit_denominator(3)))
+    law = Law(kind, f"{data.output.name} = {tree_text(tree)}", tree, k, s.cost + max(0.0, extra), refit)
+    law.set_fit(scaled_errors(full(theta, data.X), data.y, data.sw))
+    return law if law.fit_max <= KEPT_FIT else None
