@@ -25,7 +25,7 @@ description length plus relax.RELAX_COST and the digits of each exponent
 that moved off the rational guess (relax.exponent_cost), and carries two
 constants more than a monomial times a function: the model choice
 prefers the simpler law whenever it predicts as well. Searched only when
-no simple law fits (search.py).
+no simple law reproduces the readings (search.py).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .fitting import Law, exponent_penalty, refine, scaled_errors, snap_decimals, worst_error
+from .fitting import Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, worst_error
 from .monomials import (ARGUMENT_GRID, Argument, Factor, OutputData, Screened, arguments, first_cut, screen, setup, spaces,
                         monomial_tree, transforms, _monomial_values)
 from .relax import RELAX_COST, _digits, _snap_exponent, exponent_cost
@@ -50,12 +50,16 @@ INNER = (0.5, 1.0, 2.0)
 #: Rational guesses of the outer exponent p.
 OUTER = (-2.0, -1.5, -1.0, -0.5, -1 / 3, 1 / 3, 0.5, 1.0, 1.5, 2.0)
 #: Factors screened in full (the best by the first cut), per space.
-SCREENED = 10
-#: Screened candidates refined with all four constants.
+SCREENED = 8
+#: Factors screened besides, the best of each shape.
+PER_SHAPE = 3
+#: Refined candidates snapped into laws.
 REFINED = 5
 #: How far (relative) the scale b may be snapped to a short decimal, the
 #: exponents refitted, when the fit stays as good.
 SCALE_WIDTH = 0.25
+#: Evaluations of the first refit of (C, b, a, p).
+FIRST_NFEV = 60
 #: A law is kept only if it fits every point within this many tolerances.
 KEPT_FIT = 1.5
 
@@ -66,18 +70,19 @@ class Shape:
 
     name: str
     fn: Callable[[np.ndarray], np.ndarray]
-    tree: Callable[[Any], Any]
+    tree: Callable[[float, Any], Any]  # (b, Q^a) -> g(b·Q^a)
     cost: float
     positive: bool
     outer: bool
 
 
 SHAPES = (
-    Shape("1+", lambda z: 1.0 + z, lambda t: op("add", 1.0, t), 2.5, False, True),
-    Shape("1-exp(-)", lambda z: -np.expm1(-z), lambda t: op("sub", 1.0, op("exp", op("mul", -1.0, t))), 3.0,
+    Shape("1+", lambda z: 1.0 + z, lambda b, q: op("add", 1.0, op("mul", b, q)), 2.5, False, True),
+    Shape("1-exp(-)", lambda z: -np.expm1(-z), lambda b, q: op("sub", 1.0, op("exp", op("mul", -b, q))), 3.0,
           True, True),
-    Shape("exp(-)", lambda z: np.exp(-z), lambda t: op("exp", op("mul", -1.0, t)), 2.0, False, False),
-    Shape("log(1+)", lambda z: np.log1p(z), lambda t: op("log", op("add", 1.0, t)), 3.0, True, False),
+    Shape("exp(-)", lambda z: np.exp(-z), lambda b, q: op("exp", op("mul", -b, q)), 2.0, False, False),
+    Shape("log(1+)", lambda z: np.log1p(z), lambda b, q: op("log", op("add", 1.0, op("mul", b, q))), 3.0, True,
+          False),
 )
 
 
@@ -114,7 +119,7 @@ def factors(data: OutputData) -> list[tuple[Factor, Shape, Any, Callable, float,
                         return shape.fn(np.outer(qa, np.asarray(g, float))) ** p
 
                     def tree(b, shape=shape, qt=arg.tree, a=a, p=p):
-                        return power(shape.tree(op("mul", b, power(qt, a))), p)
+                        return power(shape.tree(b, power(qt, a)), p)
                     cost = shape.cost + arg.cost + _guess_cost(a) + _guess_cost(p) + RELAX_COST
                     f = Factor(f"{shape.name}^{p:.3g}(a·({arg.text})^{a:g})", values, tree, cost, grid,
                                arg.cost == 0.0, batch)
@@ -141,16 +146,38 @@ def powers(data: OutputData) -> list[Law]:
             continue
         fs = [c[0] for c in cands]
         cut = first_cut(data, st, fs)
-        for f in sorted(fs, key=lambda f: cut[id(f)])[:SCREENED]:
+        for f in _shortlist(fs, cut, {id(f): sh.name for f, sh, *_ in cands}):
             screened.extend(screen(data, tr, space, f, st))
-    screened.sort(key=lambda s: s.err + 2 * s.cost)
+    # the guesses' exponents are off until refined: candidates are ranked
+    # after a first refit of (C, b, a, p), not by their screening error
+    fits = [fit for fit in (_fit(data, s, *by_id[id(s.factor)]) for s in screened) if fit is not None]
+    fits.sort(key=lambda fit: fit.error + 2 * fit.s.cost)
     laws, seen = [], set()
-    for s in screened[:REFINED]:
-        law = _law(data, s, *by_id[id(s.factor)])
+    for fit in fits[:REFINED]:
+        law = _law(data, fit)
         if law is not None and law.text not in seen:
             seen.add(law.text)
             laws.append(law)
     return laws
+
+
+def _shortlist(fs: list[Factor], cut: dict[int, float], shape_of: dict[int, str]) -> list[Factor]:
+    """The SCREENED best factors by the first cut, and the PER_SHAPE best of
+    each shape besides (a guess off in its outer power ranks low on the cut)."""
+    ranked = sorted(fs, key=lambda f: cut[id(f)])
+    out, count = ranked[:SCREENED], {}
+    for f in ranked:
+        name = shape_of[id(f)]
+        count[name] = count.get(name, 0) + 1
+        if count[name] <= PER_SHAPE and not any(f is g for g in out):
+            out.append(f)
+    return out
+
+
+def _written(e: float) -> float:
+    """Nats for writing an exponent in the shorter of its two ways: as a
+    small rational (relax.exponent_cost) or as a decimal (½ is also 0.5)."""
+    return min(exponent_cost(e), 0.7 * _digits(e) + 0.5 * math.log(1 + abs(e)))
 
 
 def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]:
@@ -159,7 +186,7 @@ def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]
     off along a valley of nearly equal fit, so the order matters: the scale
     first (widely: the author wrote (1 + θ²)^0.7, not (1 + 1.07·θ^2.03)^(2/3)),
     or the exponents first ((1 + 0.15·θ²)^1, not (1 + 0.2·θ²)^0.77); the
-    order whose result is written shorter (exponent_cost of the exponents,
+    order whose result is written shorter (_written of the exponents,
     the digits of b) and fits within KEPT_FIT is kept."""
     exps = list(range(2, len(theta)))
     best, best_cost = None, math.inf
@@ -167,28 +194,78 @@ def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]
         t = np.array(theta, dtype=float)
         done: list[int] = []
         for j in order:
-            t = _snap_exponent(model, t, j, data.X, data.y, data.sw, SCALE_WIDTH if j == 1 else 0.05, tuple(done))
+            t = _short_scale(model, t, data, tuple(done)) if j == 1 else \
+                _snap_exponent(model, t, j, data.X, data.y, data.sw, 0.05, tuple(done))
             done.append(j)
         t = snap_decimals(model, t, data.X, data.y, data.sw, data.snap_rel)
         if worst_error(model, t, data.X, data.y, data.sw) > KEPT_FIT:
             continue
-        cost = sum(exponent_cost(float(e)) for e in t[2:]) + 0.7 * _digits(float(t[1]))
+        cost = sum(_written(float(e)) for e in t[2:]) + 0.35 * _digits(float(t[1]))
         if cost < best_cost - 1e-9:
             best, best_cost = t, cost
     return best
 
 
-def _law(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0: float,
-         p0: float) -> Optional[Law]:
-    """(C, b, a, p) of a screened candidate refined, snapped, as a Law."""
+def _short_scale(model, theta: np.ndarray, data: OutputData, frozen: tuple[int, ...]) -> np.ndarray:
+    """b (theta[1]) at the fewest significant digits within SCALE_WIDTH of it
+    that the data support, the constants not `frozen` refitted (snap_decimals
+    moves one constant at a time, and b's last digits trade off against C's;
+    relax._snap_exponent tries the integer nearest first, 5248 for 5240)."""
+    bound = rounding_bound(worst_error(model, theta, data.X, data.y, data.sw))
+    b = float(theta[1])
+    free = [i for i in range(len(theta)) if i != 1 and i not in frozen]
+    for d in range(1, 5):
+        r = float(f"{b:.{d - 1}e}")
+        if r == b:
+            break
+        if abs(r - b) > SCALE_WIDTH * abs(b):
+            continue
+        trial = np.array(theta, dtype=float)
+        trial[1] = r
+
+        def sub(t, X, trial=trial):
+            full = trial.copy()
+            full[free] = t
+            return model(full, X)
+        t = refine(sub, trial[free], data.X, data.y, data.sw)
+        if t is None:
+            continue
+        trial[free] = t
+        if worst_error(model, trial, data.X, data.y, data.sw) <= bound:
+            return trial
+    return theta
+
+
+@dataclass
+class _Fit:
+    """A screened candidate with (C, b', a, p) refined, b' = b·q0^a."""
+
+    s: Screened
+    shape: Shape
+    qt: Any
+    a0: float
+    p0: float
+    q0: float
+    full: Callable[[np.ndarray, dict], np.ndarray]
+    theta: np.ndarray
+    error: float
+
+
+def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0: float,
+         p0: float) -> Optional[_Fit]:
+    """(C, b, a, p) of a screened candidate refined together."""
     mono = _monomial_values(data, s.space, s.p, data.X)
     outer = shape.outer
+    # Q in units of a power of ten near its median (v/1e8): b·Q^a = b'·(Q/q0)^a
+    # with b' of order one, else b and a are one steep valley to the refit
+    # (b = −1e−17 beside v^2); b' short is b short for a whole a
+    q0 = 10.0 ** round(math.log10(float(np.median(qfn(data.X)))))
 
     def model(t, X):
         m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
         with np.errstate(all="ignore"):
-            return t[0] * m * shape.fn(t[1] * qfn(X) ** t[2]) ** (t[3] if outer else 1.0)
-    theta0 = np.array([s.c, s.a, a0, p0])
+            return t[0] * m * shape.fn(t[1] * (qfn(X) / q0) ** t[2]) ** (t[3] if outer else 1.0)
+    theta0 = np.array([s.c, s.a * q0 ** a0, a0, p0])
     if not outer:
         theta0 = theta0[:3]
 
@@ -197,23 +274,40 @@ def _law(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
             return None
         return t
     theta = fitted(refine(model if outer else (lambda t, X: model(np.append(t, 1.0), X)),
-                          theta0, data.X, data.y, data.sw, nfev=80)) if data.n > len(theta0) else None
+                          theta0, data.X, data.y, data.sw, nfev=FIRST_NFEV)) if data.n > len(theta0) else None
     if theta is None:
         return None
     full = (lambda t, X: model(t, X)) if outer else (lambda t, X: model(np.append(t, 1.0), X))
     err = scaled_errors(full(theta, data.X), data.y, data.sw)
     if float(np.max(err)) > KEPT_FIT:
         return None
-    theta = _snapped(full, theta, data)
-    if theta is None:
+    return _Fit(s, shape, qt, a0, p0, q0, full, theta, float(np.sum(err ** 2)))
+
+
+def _law(data: OutputData, fit: _Fit) -> Optional[Law]:
+    """A refined candidate snapped, as a Law."""
+    s, shape, qt, a0, p0, q0, full, theta = (fit.s, fit.shape, fit.qt, fit.a0, fit.p0, fit.q0, fit.full, fit.theta)
+    outer = shape.outer
+
+    def fitted(t):
+        if t is None or (shape.positive and not t[1] > 0):
+            return None
+        return t
+    # snapped as written, b in Q's own units: b' short is b short only for a
+    # whole a (5240·T^−1.1, not 5248·(T^−1)^1.1); the refits start at the optimum
+    def raw(t, X):
+        return full(np.concatenate([[t[0], t[1] * q0 ** t[2]], t[2:]]), X)
+    written = np.array(theta, dtype=float)
+    written[1] = theta[1] * q0 ** -theta[2]
+    written = _snapped(raw, written, data)
+    if written is None or fitted(written) is None or written[0] == 0 or written[1] == 0 or written[2] == 0:
         return None
-    if fitted(theta) is None or theta[0] == 0 or theta[1] == 0 or theta[2] == 0:
-        return None
-    c, b, a = (float(v) for v in theta[:3])
-    p = float(theta[3]) if outer else 1.0
+    theta = np.concatenate([[written[0], written[1] * q0 ** written[2]], written[2:]])
+    c, b, a = (float(v) for v in written[:3])
+    p = float(written[3]) if outer else 1.0
     if p == 0:
         return None
-    tree = product([c] + monomial_tree(s.space.names, s.p) + [power(shape.tree(op("mul", b, power(qt, a))), p)])
+    tree = product([c] + monomial_tree(s.space.names, s.p) + [power(shape.tree(b, power(qt, a)), p)])
     extra = sum(exponent_cost(e) - _guess_cost(g) for e, g in ((a, a0), (p, p0)) if e != g)
 
     def refit(idx, theta=np.array(theta)):

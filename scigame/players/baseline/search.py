@@ -114,6 +114,12 @@ def _costly(found: Found) -> bool:
     return found.full and not found.fits()
 
 
+def _inexact(found: Found) -> bool:
+    """Powers of sums: unless a simple law reproduces the readings (with few
+    readings a wrong monomial times a function fits them loosely)."""
+    return found.full and not found.reproduces()
+
+
 #: A costly family whose best law misses a reading by more than this many
 #: tolerances is ruled out for the rest of an episode: more readings can
 #: only make a family's best in-sample fit worse, never within tolerance.
@@ -131,7 +137,7 @@ def ruled_out(found: Found) -> frozenset[str]:
         return min((law.fit_max for law in found.by_family.get(name, [])), default=math.inf)
     if best("relaxed") <= RULED_OUT_MISFIT:
         return found.ruled_out
-    tried = {fam.name for fam in FAMILIES if fam.tried is _costly and fam.name in found.by_family}
+    tried = {fam.name for fam in FAMILIES if fam.tried in (_costly, _inexact) and fam.name in found.by_family}
     failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
     return found.ruled_out | failed
 
@@ -144,7 +150,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
     Family("oscillations", lambda f: oscillations(f.data), _costly),
-    Family("powers", lambda f: powers(f.data), _costly),
+    # two real exponents at once
+    Family("powers", lambda f: powers(f.data), _inexact),
     # one exponent of the best structures made real, unless a simple law reproduces the readings
     Family("relaxed", lambda f: relax(f.data, f.laws), lambda f: f.full and not f.reproduces()),
     # differences and sums of same-kind inputs: their monomials only if a simple law fits
