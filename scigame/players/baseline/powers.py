@@ -19,7 +19,7 @@ monomials.Factor with a grid over b, screened with the monomials' own log-space
 least squares (first_cut, then screen, which also fits and snaps M's
 exponents); the best few get (C, b, a, p) refined together by nonlinear
 least squares (fitting.refine), their exponents snapped to the simplest
-value the data support (relax._snap_exponent) and their constants to the
+value the data support (_snap_one) and their constants to the
 shortest decimals (fitting.snap_decimals). A law costs its guess's
 description length plus relax.RELAX_COST and the digits of each exponent
 that moved off the rational guess (relax.exponent_cost), and carries two
@@ -37,29 +37,33 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .fitting import Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, worst_error
+from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
+                      worst_error)
 from .monomials import (ARGUMENT_GRID, Argument, Factor, OutputData, Screened, arguments, first_cut, screen, setup, spaces,
                         monomial_tree, transforms, _monomial_values)
-from .relax import RELAX_COST, _digits, _snap_exponent, exponent_cost
+from .relax import RELAX_COST, _digits, exponent_cost
 from .task import fmt
 from .trees import op, power, product, tree_text, var
 
 #: Rational guesses of the inner exponent a (the argument's own exponents
 #: 1, 2 and −1 multiply these: x^±½, x^±2, x^4 are reached).
 INNER = (0.5, 1.0, 2.0)
-#: Rational guesses of the outer exponent p.
-OUTER = (-2.0, -1.5, -1.0, -0.5, -1 / 3, 1 / 3, 0.5, 1.0, 1.5, 2.0)
+#: Rational guesses of the outer exponent p (the refit moves it: −1.5 is
+#: reached from −2, 0.7 from ½).
+OUTER = (-2.0, -1.0, -0.5, 0.5, 1.0, 2.0)
 #: Factors screened in full (the best by the first cut), per space.
 SCREENED = 8
 #: Factors screened besides, the best of each shape.
 PER_SHAPE = 3
+#: Distinct screened candidates refitted (the best by screening).
+FITTED = 20
 #: Refined candidates snapped into laws.
 REFINED = 5
 #: How far (relative) the scale b may be snapped to a short decimal, the
 #: exponents refitted, when the fit stays as good.
 SCALE_WIDTH = 0.25
 #: Evaluations of the first refit of (C, b, a, p).
-FIRST_NFEV = 60
+FIRST_NFEV = 40
 #: A law is kept only if it fits every point within this many tolerances.
 KEPT_FIT = 1.5
 
@@ -150,7 +154,8 @@ def powers(data: OutputData) -> list[Law]:
             screened.extend(screen(data, tr, space, f, st))
     # the guesses' exponents are off until refined: candidates are ranked
     # after a first refit of (C, b, a, p), not by their screening error
-    fits = [fit for fit in (_fit(data, s, *by_id[id(s.factor)]) for s in screened) if fit is not None]
+    fits = [fit for fit in (_fit(data, s, *by_id[id(s.factor)]) for s in _distinct(data, screened, by_id)[:FITTED])
+            if fit is not None]
     fits.sort(key=lambda fit: fit.error + 2 * fit.s.cost)
     laws, seen = [], set()
     for fit in fits[:REFINED]:
@@ -159,6 +164,22 @@ def powers(data: OutputData) -> list[Law]:
             seen.add(law.text)
             laws.append(law)
     return laws
+
+
+def _distinct(data: OutputData, screened: list[Screened], by_id: dict) -> list[Screened]:
+    """The best screened candidate (by err + 2·cost) of each shape, space,
+    monomial and argument power Q^a: guesses that differ only in p (or that
+    write one Q^a two ways, (v²)^1 and v^2) meet in one refit."""
+    out, seen = [], set()
+    for s in sorted(screened, key=lambda s: s.err + 2 * s.cost):
+        shape, _, qfn, a, _ = by_id[id(s.factor)]
+        with np.errstate(all="ignore"):
+            qa = tuple(np.round(np.log(qfn(data.X)) * a, 6))
+        key = (shape.name, s.space.label, tuple(s.p), qa)
+        if key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
 
 
 def _shortlist(fs: list[Factor], cut: dict[int, float], shape_of: dict[int, str]) -> list[Factor]:
@@ -184,56 +205,67 @@ def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]
     """theta with b, a and p snapped, each kept once snapped, the rest
     refitted; then every constant to its shortest decimal. b, a and p trade
     off along a valley of nearly equal fit, so the order matters: the scale
-    first (widely: the author wrote (1 + θ²)^0.7, not (1 + 1.07·θ^2.03)^(2/3)),
-    or the exponents first ((1 + 0.15·θ²)^1, not (1 + 0.2·θ²)^0.77); the
-    order whose result is written shorter (_written of the exponents,
-    the digits of b) and fits within KEPT_FIT is kept."""
+    first (the author wrote (1 + θ²)^0.7, not (1 + 1.08·θ²)^(2/3)), or the
+    exponents first ((1 + 0.15·θ²)^1, not (1 + 0.2·θ²)^0.77); the order whose
+    result is written shorter (_written of the exponents, the digits of b)
+    and fits within KEPT_FIT is kept."""
     exps = list(range(2, len(theta)))
     best, best_cost = None, math.inf
     for order in ([1] + exps, exps + [1]):
         t = np.array(theta, dtype=float)
         done: list[int] = []
         for j in order:
-            t = _short_scale(model, t, data, tuple(done)) if j == 1 else \
-                _snap_exponent(model, t, j, data.X, data.y, data.sw, 0.05, tuple(done))
+            t = _snap_one(model, t, j, data, tuple(done))
             done.append(j)
         t = snap_decimals(model, t, data.X, data.y, data.sw, data.snap_rel)
         if worst_error(model, t, data.X, data.y, data.sw) > KEPT_FIT:
             continue
-        cost = sum(_written(float(e)) for e in t[2:]) + 0.35 * _digits(float(t[1]))
+        cost = sum(_written(float(e)) for e in t[2:]) + _scale_cost(float(t[1]))
         if cost < best_cost - 1e-9:
             best, best_cost = t, cost
     return best
 
 
-def _short_scale(model, theta: np.ndarray, data: OutputData, frozen: tuple[int, ...]) -> np.ndarray:
-    """b (theta[1]) at the fewest significant digits within SCALE_WIDTH of it
-    that the data support, the constants not `frozen` refitted (snap_decimals
-    moves one constant at a time, and b's last digits trade off against C's;
-    relax._snap_exponent tries the integer nearest first, 5248 for 5240)."""
+def _scale_cost(b: float) -> float:
+    """Nats for writing the scale b: its digits (it is a fitted constant, and
+    counted as one; the digits only break ties along the valley)."""
+    return 0.35 * _digits(b)
+
+
+def _snap_one(model, theta: np.ndarray, j: int, data: OutputData, frozen: tuple[int, ...]) -> np.ndarray:
+    """theta[j] at the value written shortest (_written for an exponent, within
+    0.05 of it; _scale_cost for the scale b, its 1 to 4 significant digits
+    within SCALE_WIDTH) among those the data support, the constants neither
+    j nor `frozen` refitted: the largest error stays within
+    fitting.rounding_bound of the unsnapped one. Unlike relax._snap_exponent,
+    which takes the first small rational that fits, the shortest wins: with
+    the scale and the other exponent refitted, 2/3 fits where the law has 0.7."""
     bound = rounding_bound(worst_error(model, theta, data.X, data.y, data.sw))
-    b = float(theta[1])
-    free = [i for i in range(len(theta)) if i != 1 and i not in frozen]
-    for d in range(1, 5):
-        r = float(f"{b:.{d - 1}e}")
-        if r == b:
-            break
-        if abs(r - b) > SCALE_WIDTH * abs(b):
+    v = float(theta[j])
+    decimals = [float(f"{v:.{d - 1}e}") for d in (1, 2, 3, 4)]
+    if j == 1:
+        values, cost, width = decimals, _scale_cost, SCALE_WIDTH * abs(v)
+    else:
+        values, cost, width = [float(r) for r in snap_options(v)] + decimals[:3], _written, 0.05 * max(1.0, abs(v))
+    free = [i for i in range(len(theta)) if i != j and i not in frozen]
+    best, best_cost = theta, cost(v) if v in values else math.inf
+    for r in sorted(set(values), key=cost):
+        if r == 0 or abs(r - v) > width or cost(r) >= best_cost:
             continue
         trial = np.array(theta, dtype=float)
-        trial[1] = r
+        trial[j] = r
 
         def sub(t, X, trial=trial):
             full = trial.copy()
             full[free] = t
             return model(full, X)
-        t = refine(sub, trial[free], data.X, data.y, data.sw)
+        t = refine(sub, trial[free], data.X, data.y, data.sw) if free else np.zeros(0)
         if t is None:
             continue
         trial[free] = t
         if worst_error(model, trial, data.X, data.y, data.sw) <= bound:
-            return trial
-    return theta
+            return trial  # the cheapest value that fits (values are tried cheapest first)
+    return best
 
 
 @dataclass

@@ -131,13 +131,14 @@ def ruled_out(found: Found) -> frozenset[str]:
     reading by more than RULED_OUT_MISFIT tolerances (or that had no law),
     with those ruled out before: an Adaptive episode's later searches, on
     these readings and more, skip them (the evidence already decides).
-    None is ruled out now while a relaxed law comes within the bound: the
-    costly families' laws are also the structures relax.py builds on."""
+    None of the costly families is ruled out now while a relaxed law comes
+    within the bound: their laws are also the structures relax.py builds
+    on. Powers of sums (powers.py) are, whatever relax found: their
+    exponents are real already, and relaxed laws are no structure of theirs."""
     def best(name: str) -> float:
         return min((law.fit_max for law in found.by_family.get(name, [])), default=math.inf)
-    if best("relaxed") <= RULED_OUT_MISFIT:
-        return found.ruled_out
-    tried = {fam.name for fam in FAMILIES if fam.tried in (_costly, _inexact) and fam.name in found.by_family}
+    gates = (_inexact,) if best("relaxed") <= RULED_OUT_MISFIT else (_costly, _inexact)
+    tried = {fam.name for fam in FAMILIES if fam.tried in gates and fam.name in found.by_family}
     failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
     return found.ruled_out | failed
 
