@@ -70,23 +70,50 @@ KEPT_FIT = 1.5
 
 @dataclass(frozen=True)
 class Shape:
-    """g in g(b·Q^a)^p: numpy, tree, description length, whether b > 0, whether p is free."""
+    """g in g(b, Q^a)^p: numpy, tree, description length, whether b > 0,
+    whether p is free, and how b enters: "mul" (g of b·Q^a), "add" (Q^a + b,
+    so that b is in Q^a's units) or "log" (log(Q^a + b), whose value Q's
+    units change: fitted as it is)."""
 
     name: str
-    fn: Callable[[np.ndarray], np.ndarray]
-    tree: Callable[[float, Any], Any]  # (b, Q^a) -> g(b·Q^a)
+    fn: Callable[[np.ndarray, np.ndarray], np.ndarray]  # (b, Q^a) -> g
+    tree: Callable[[float, Any], Any]  # (b, Q^a's tree) -> g's tree
     cost: float
     positive: bool
     outer: bool
+    scale: str = "mul"
+
+    def to_raw(self, t: np.ndarray, q0: float) -> np.ndarray:
+        """Constants (C', b', a, p) of Q/q0 as the constants (C, b, a, p) of Q."""
+        out = np.array(t, dtype=float)
+        p = t[3] if self.outer else 1.0
+        if self.scale == "mul":
+            out[1] = t[1] * q0 ** -t[2]
+        elif self.scale == "add":
+            out[0], out[1] = t[0] * q0 ** (-t[2] * p), t[1] * q0 ** t[2]
+        return out
+
+    def to_scaled(self, t: np.ndarray, q0: float) -> np.ndarray:
+        """The inverse of to_raw."""
+        out = np.array(t, dtype=float)
+        p = t[3] if self.outer else 1.0
+        if self.scale == "mul":
+            out[1] = t[1] * q0 ** t[2]
+        elif self.scale == "add":
+            out[0], out[1] = t[0] * q0 ** (t[2] * p), t[1] * q0 ** -t[2]
+        return out
 
 
 SHAPES = (
-    Shape("1+", lambda z: 1.0 + z, lambda b, q: op("add", 1.0, op("mul", b, q)), 2.5, False, True),
-    Shape("1-exp(-)", lambda z: -np.expm1(-z), lambda b, q: op("sub", 1.0, op("exp", op("mul", -b, q))), 3.0,
-          True, True),
-    Shape("exp(-)", lambda z: np.exp(-z), lambda b, q: op("exp", op("mul", -b, q)), 2.0, False, False),
-    Shape("log(1+)", lambda z: np.log1p(z), lambda b, q: op("log", op("add", 1.0, op("mul", b, q))), 3.0, True,
-          False),
+    Shape("1+", lambda b, q: 1.0 + b * q, lambda b, q: op("add", 1.0, op("mul", b, q)), 2.5, False, True),
+    Shape("1-exp(-)", lambda b, q: -np.expm1(-b * q), lambda b, q: op("sub", 1.0, op("exp", op("mul", -b, q))),
+          3.0, True, True),
+    Shape("exp(-)", lambda b, q: np.exp(-b * q), lambda b, q: op("exp", op("mul", -b, q)), 2.0, False, False),
+    Shape("log(1+)", lambda b, q: np.log1p(b * q), lambda b, q: op("log", op("add", 1.0, op("mul", b, q))), 3.0,
+          True, False),
+    # a sum inside a power or a logarithm with a constant of Q's units: (γ − 0.35)^½, log(co/ci + 1.4)
+    Shape("+b", lambda b, q: q + b, lambda b, q: op("add", q, b), 3.0, False, True, "add"),
+    Shape("log(+b)", lambda b, q: np.log(q + b), lambda b, q: op("log", op("add", q, b)), 3.5, True, False, "log"),
 )
 
 
@@ -114,13 +141,14 @@ def factors(data: OutputData) -> list[tuple[Factor, Shape, Any, Callable, float,
                 qa = q ** a
                 med = float(np.median(qa)) or 1.0
                 signs = (1.0,) if shape.positive else (1.0, -1.0)
-                grid = tuple(float(s * g / med) for s in signs for g in ARGUMENT_GRID)
+                unit = med if shape.scale != "mul" else 1.0 / med  # b of Q^a's size, or of its inverse
+                grid = tuple(float(s * g * unit) for s in signs for g in ARGUMENT_GRID)
                 for p in (OUTER if shape.outer else (1.0,)):
                     def values(b, X, shape=shape, qfn=arg.values, a=a, p=p):
-                        return shape.fn(b * qfn(X) ** a) ** p
+                        return shape.fn(b, qfn(X) ** a) ** p
 
                     def batch(g, shape=shape, qa=qa, p=p):
-                        return shape.fn(np.outer(qa, np.asarray(g, float))) ** p
+                        return shape.fn(np.asarray(g, float)[None, :], qa[:, None]) ** p
 
                     def tree(b, shape=shape, qt=arg.tree, a=a, p=p):
                         return power(shape.tree(b, power(qt, a)), p)
@@ -270,7 +298,7 @@ def _snap_one(model, theta: np.ndarray, j: int, data: OutputData, frozen: tuple[
 
 @dataclass
 class _Fit:
-    """A screened candidate with (C, b', a, p) refined, b' = b·q0^a."""
+    """A screened candidate with the constants of Q/q0 (Shape.to_scaled) refined."""
 
     s: Screened
     shape: Shape
@@ -291,15 +319,13 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
     # Q in units of a power of ten near its median (v/1e8): b·Q^a = b'·(Q/q0)^a
     # with b' of order one, else b and a are one steep valley to the refit
     # (b = −1e−17 beside v^2); b' short is b short for a whole a
-    q0 = 10.0 ** round(math.log10(float(np.median(qfn(data.X)))))
+    q0 = 10.0 ** round(math.log10(float(np.median(qfn(data.X))))) if shape.scale != "log" else 1.0
 
     def model(t, X):
         m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
         with np.errstate(all="ignore"):
-            return t[0] * m * shape.fn(t[1] * (qfn(X) / q0) ** t[2]) ** (t[3] if outer else 1.0)
-    theta0 = np.array([s.c, s.a * q0 ** a0, a0, p0])
-    if not outer:
-        theta0 = theta0[:3]
+            return t[0] * m * shape.fn(t[1], (qfn(X) / q0) ** t[2]) ** (t[3] if outer else 1.0)
+    theta0 = shape.to_scaled(np.array([s.c, s.a, a0, p0] if outer else [s.c, s.a, a0]), q0)
 
     def fitted(t):
         if t is None or (shape.positive and not t[1] > 0):
@@ -328,13 +354,11 @@ def _law(data: OutputData, fit: _Fit) -> Optional[Law]:
     # snapped as written, b in Q's own units: b' short is b short only for a
     # whole a (5240·T^−1.1, not 5248·(T^−1)^1.1); the refits start at the optimum
     def raw(t, X):
-        return full(np.concatenate([[t[0], t[1] * q0 ** t[2]], t[2:]]), X)
-    written = np.array(theta, dtype=float)
-    written[1] = theta[1] * q0 ** -theta[2]
-    written = _snapped(raw, written, data)
+        return full(shape.to_scaled(t, q0), X)
+    written = _snapped(raw, shape.to_raw(theta, q0), data)
     if written is None or fitted(written) is None or written[0] == 0 or written[1] == 0 or written[2] == 0:
         return None
-    theta = np.concatenate([[written[0], written[1] * q0 ** written[2]], written[2:]])
+    theta = shape.to_scaled(written, q0)
     c, b, a = (float(v) for v in written[:3])
     p = float(written[3]) if outer else 1.0
     if p == 0:
