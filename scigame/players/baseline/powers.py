@@ -53,6 +53,8 @@ INNER = (0.5, 1.0, 2.0)
 OUTER = (-2.0, -1.0, -0.5, 0.5, 1.0, 2.0)
 #: Factors screened in full (the best by the first cut), per space.
 SCREENED = 8
+#: Structures (shape, Q, a) whose every guess of p is cut, the best by the guess p = 1.
+STRUCTURES = 12
 #: Factors screened besides, the best of each shape.
 PER_SHAPE = 3
 #: Distinct screened candidates refitted (the best by screening).
@@ -62,8 +64,13 @@ REFINED = 5
 #: How far (relative) the scale b may be snapped to a short decimal, the
 #: exponents refitted, when the fit stays as good.
 SCALE_WIDTH = 0.25
-#: Evaluations of the first refit of (C, b, a, p).
-FIRST_NFEV = 40
+#: Evaluations of the first refit of (C, b, a, p), for every candidate, and
+#: of the refit continued for the REFINED best.
+FIRST_NFEV = 20
+LAST_NFEV = 60
+#: A candidate missing a reading by more than this many tolerances after the
+#: first refit is dropped.
+HOPELESS_FIT = 10.0
 #: A law is kept only if it fits every point within this many tolerances.
 KEPT_FIT = 1.5
 
@@ -168,6 +175,8 @@ def powers(data: OutputData) -> list[Law]:
     if not cands:
         return []
     by_id = {id(f): (shape, qt, qfn, a, p) for f, shape, qt, qfn, a, p in cands}
+    by_factor = {id(c[0]): c for c in cands}
+    shape_of = {id(c[0]): c[1].name for c in cands}
     determined = data.dims is not None and data.dims.determined and bool(data.dims.groups)
     screened: list[Screened] = []
     for space in spaces(data, tr):
@@ -176,9 +185,16 @@ def powers(data: OutputData) -> list[Law]:
         st = setup(data, tr, space)
         if st is None:
             continue
-        fs = [c[0] for c in cands]
+        # the first cut in two steps: each (shape, Q, a) by its guess p = 1,
+        # then every guess of p for the STRUCTURES best of them
+        def structure(c):
+            return (c[1].name, id(c[2]), c[4])
+        lead = [c for c in cands if c[5] == 1.0]
+        cut = first_cut(data, st, [c[0] for c in lead])
+        kept = {structure(by_factor[id(f)]) for f in _shortlist([c[0] for c in lead], cut, shape_of, STRUCTURES)}
+        fs = [c[0] for c in cands if structure(c) in kept]
         cut = first_cut(data, st, fs)
-        for f in _shortlist(fs, cut, {id(f): sh.name for f, sh, *_ in cands}):
+        for f in _shortlist(fs, cut, shape_of, SCREENED):
             screened.extend(screen(data, tr, space, f, st))
     # the guesses' exponents are off until refined: candidates are ranked
     # after a first refit of (C, b, a, p), not by their screening error
@@ -210,11 +226,11 @@ def _distinct(data: OutputData, screened: list[Screened], by_id: dict) -> list[S
     return out
 
 
-def _shortlist(fs: list[Factor], cut: dict[int, float], shape_of: dict[int, str]) -> list[Factor]:
-    """The SCREENED best factors by the first cut, and the PER_SHAPE best of
-    each shape besides (a guess off in its outer power ranks low on the cut)."""
+def _shortlist(fs: list[Factor], cut: dict[int, float], shape_of: dict[int, str], best: int) -> list[Factor]:
+    """The `best` factors by the first cut, and the PER_SHAPE best of each
+    shape besides (a guess off in its outer power ranks low on the cut)."""
     ranked = sorted(fs, key=lambda f: cut[id(f)])
-    out, count = ranked[:SCREENED], {}
+    out, count = ranked[:best], {}
     for f in ranked:
         name = shape_of[id(f)]
         count[name] = count.get(name, 0) + 1
@@ -337,7 +353,7 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
         return None
     full = (lambda t, X: model(t, X)) if outer else (lambda t, X: model(np.append(t, 1.0), X))
     err = scaled_errors(full(theta, data.X), data.y, data.sw)
-    if float(np.max(err)) > KEPT_FIT:
+    if float(np.max(err)) > HOPELESS_FIT:
         return None
     return _Fit(s, shape, qt, a0, p0, q0, full, theta, float(np.sum(err ** 2)))
 
@@ -351,6 +367,9 @@ def _law(data: OutputData, fit: _Fit) -> Optional[Law]:
         if t is None or (shape.positive and not t[1] > 0):
             return None
         return t
+    theta = fitted(refine(full, theta, data.X, data.y, data.sw, nfev=LAST_NFEV))
+    if theta is None or worst_error(full, theta, data.X, data.y, data.sw) > KEPT_FIT:
+        return None
     # snapped as written, b in Q's own units: b' short is b short only for a
     # whole a (5240·T^−1.1, not 5248·(T^−1)^1.1); the refits start at the optimum
     def raw(t, X):
