@@ -279,7 +279,8 @@ def _scale_cost(b: float) -> float:
 def _snap_one(model, theta: np.ndarray, j: int, data: OutputData, frozen: tuple[int, ...]) -> np.ndarray:
     """theta[j] at the value written shortest (_written for an exponent, within
     0.05 of it; _scale_cost for the scale b, its 1 to 4 significant digits
-    within SCALE_WIDTH) among those the data support, the constants neither
+    within SCALE_WIDTH while an exponent is refitted with it, else within
+    half the relative tolerance) among those the data support, the constants neither
     j nor `frozen` refitted: the largest error stays within
     fitting.rounding_bound of the unsnapped one. Unlike relax._snap_exponent,
     which takes the first small rational that fits, the shortest wins: with
@@ -288,7 +289,12 @@ def _snap_one(model, theta: np.ndarray, j: int, data: OutputData, frozen: tuple[
     v = float(theta[j])
     decimals = [float(f"{v:.{d - 1}e}") for d in (1, 2, 3, 4)]
     if j == 1:
-        values, cost, width = decimals, _scale_cost, SCALE_WIDTH * abs(v)
+        # widely only while an exponent is still free to follow it (b = 1 in
+        # (1 + θ²)^0.7); else as far as fitting.snap_decimals moves a constant
+        # (half the relative tolerance: c² in 1 − v²/c² is no fitted look-alike)
+        free_exps = any(i >= 2 and i not in frozen for i in range(len(theta)))
+        values, cost = decimals, _scale_cost
+        width = (SCALE_WIDTH if free_exps else data.snap_rel) * abs(v)
     else:
         values, cost, width = [float(r) for r in snap_options(v)] + decimals[:3], _written, 0.05 * max(1.0, abs(v))
     free = [i for i in range(len(theta)) if i != j and i not in frozen]
