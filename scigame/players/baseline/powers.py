@@ -1,4 +1,4 @@
-"""Powers of sums with two real exponents: `y = C·M·g(b·Q^a)^p`.
+"""Powers of sums with two real exponents: `y = C·M·g(b, Q^a)^p`.
 
 A law nobody has seen moves two numbers of a textbook form at once: the
 pendulum's amplitude factor (1 + θ²)^0.7, a Lorentz factor to the power
@@ -10,11 +10,14 @@ outer power p are both real, with the scale b and the monomial M:
 - g(z) = 1 + z, the power of a sum (b of either sign: 1 − b·v²);
 - g(z) = 1 − e^(−z), the power of a charging curve (b > 0);
 - g(z) = e^(−z), a stretched exponential (p is then no constant of its own: p = 1);
-- g(z) = log(1 + z), a logarithm of a sum (log(Q + b) up to the scale C).
+- g(z) = log(1 + z), a logarithm of a sum;
+- Q^a + b, a sum with a constant of Q's units inside a power, (γ − 0.35)^½;
+- log(Q^a + b) (p = 1), Nernst's log(c_o/c_i + 1.4);
 
-Q is one of the arguments of monomials.arguments (a dimensionless group, or
-an input or a pair of inputs when a hidden constant makes it one), so every
-candidate is dimensionally possible. Each rational guess (a, p) is a
+each of z = b·Q^a for the first four. Q is one of the arguments of
+monomials.arguments (a dimensionless group, or an input or a pair of
+inputs when a hidden constant makes it one) or an angle of one sign, so
+every candidate is dimensionally possible. Each rational guess (a, p) is a
 monomials.Factor with a grid over b, screened with the monomials' own log-space
 least squares (first_cut, then screen, which also fits and snaps M's
 exponents); the best few get (C, b, a, p) refined together by nonlinear
@@ -22,9 +25,9 @@ least squares (fitting.refine), their exponents snapped to the simplest
 value the data support (_snap_one) and their constants to the
 shortest decimals (fitting.snap_decimals). A law costs its guess's
 description length plus relax.RELAX_COST and the digits of each exponent
-that moved off the rational guess (relax.exponent_cost), and carries two
-constants more than a monomial times a function: the model choice
-prefers the simpler law whenever it predicts as well. Searched only when
+that moved off the rational guess (relax.exponent_cost), and carries C, b
+and one constant per exponent left real: the model choice prefers the
+simpler law whenever it predicts as well. Searched only when
 no simple law reproduces the readings (search.py).
 """
 
@@ -39,8 +42,8 @@ import numpy as np
 
 from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
                       worst_error)
-from .monomials import (ARGUMENT_GRID, Argument, Factor, OutputData, Screened, arguments, first_cut, screen, setup, spaces,
-                        monomial_tree, transforms, _monomial_values)
+from .monomials import (ARGUMENT_GRID, Argument, Factor, OutputData, Screened, _monomial_values, arguments, first_cut,
+                        monomial_tree, screen, setup, spaces, transforms)
 from .relax import RELAX_COST, _digits, exponent_cost
 from .task import fmt
 from .trees import op, power, product, tree_text, var
@@ -187,8 +190,6 @@ def powers(data: OutputData) -> list[Law]:
             continue
         # the first cut in two steps: each (shape, Q, a) by its guess p = 1,
         # then every guess of p for the STRUCTURES best of them
-        def structure(c):
-            return (c[1].name, id(c[2]), c[4])
         lead = [c for c in cands if c[5] == 1.0]
         cut = first_cut(data, st, [c[0] for c in lead])
         kept = {structure(by_factor[id(f)]) for f in _shortlist([c[0] for c in lead], cut, shape_of, STRUCTURES)}
@@ -208,6 +209,11 @@ def powers(data: OutputData) -> list[Law]:
             seen.add(law.text)
             laws.append(law)
     return laws
+
+
+def structure(c: tuple) -> tuple:
+    """A candidate's (shape, Q, a), its guess of p aside."""
+    return (c[1].name, id(c[2]), c[4])
 
 
 def _distinct(data: OutputData, screened: list[Screened], by_id: dict) -> list[Screened]:
