@@ -16,7 +16,8 @@ import pytest
 import sympy
 from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-from scigame.players.baseline import bernoulli, derived, kinetics, monomials, oscillation, relax, saturation, search, sums
+from scigame.players.baseline import (bernoulli, derived, kinetics, monomials, oscillation, powers, relax, saturation,
+                                      search, sums)
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.fitting import rounding_bound, scaled_errors
 from scigame.players.baseline.search import OutputData
@@ -72,7 +73,7 @@ def frozen(monkeypatch):
     numpy model at exactly the law's own constants (the lambda of the three)."""
     def start(model, theta0, *args, **kwargs):
         return np.asarray(theta0, float)
-    for module in (search, monomials, kinetics, bernoulli, saturation, oscillation, relax, sums, derived):
+    for module in (search, monomials, kinetics, bernoulli, saturation, oscillation, powers, relax, sums, derived):
         if hasattr(module, "refine"):
             monkeypatch.setattr(module, "refine", start)
 

@@ -88,11 +88,14 @@ def _play(card, env: str = "counterfactual", protocol: str = "fixed"):
     return asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=card.data.max_steps))
 
 
-@pytest.mark.parametrize("name", ["ideal_gas_exponent_11", "arrhenius_power_16", "enzyme_power_37", "tide_phase_28"])
+@pytest.mark.parametrize("name", ["ideal_gas_exponent_11", "arrhenius_power_16", "enzyme_power_37", "tide_phase_28",
+                                  "pendulum_power_47", "relativity_power_24", "charging_power_42"])
 def test_shifted_laws_recovered_strictly(name, tmp_path):
     """P ∝ V^−0.3 (a decimal monomial exponent), k = A·exp(−(Ea/RT)^1.1) (an exponent
-    inside an exponential), v = Vmax·(S/(Km + S))^0.4 (a power of a saturation) and
-    h = h₀ + A·cos(ωt + 2.1) (a phase-shifted oscillation: oscillation.py), each from
+    inside an exponential), v = Vmax·(S/(Km + S))^0.4 (a power of a saturation),
+    h = h₀ + A·cos(ωt + 2.1) (a phase-shifted oscillation: oscillation.py), and three
+    powers of sums with two exponents moved (powers.py): T ∝ √L·(1 + θ₀²)^0.7,
+    E = m·c²·(1 − v²/c²)^−1.5 with c hidden, V = V₀·(1 − e^(−t/RC))^0.7; each from
     the 8 preset points, judged by the game's strict check."""
     card = scigame.load_card(SHIFTED / f"{name}.sci", cache_dir=tmp_path)
     assert _play(card).outcome.strict_success

@@ -38,15 +38,15 @@ def test_a_family_whose_best_law_misses_is_ruled_out():
 def test_a_ruled_out_family_is_not_searched(monkeypatch):
     """Noise that nothing fits: every costly family is tried, unless skipped."""
     tried = []
-    for name in ("kinetics", "bernoulli", "saturations", "oscillations"):
+    for name in ("kinetics", "bernoulli", "saturations", "oscillations", "powers"):
         monkeypatch.setattr(search, name, lambda data, name=name: tried.append(name) or [])
     data = _data()
     search_found(data)
-    assert tried == ["kinetics", "bernoulli", "saturations", "oscillations"]
+    assert tried == ["kinetics", "bernoulli", "saturations", "oscillations", "powers"]
     tried.clear()
     found = search_found(data, skip=frozenset({"bernoulli", "oscillations"}))
-    assert tried == ["kinetics", "saturations"]
-    assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations"}
+    assert tried == ["kinetics", "saturations", "powers"]
+    assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations", "powers"}
 
 
 def test_nothing_new_is_ruled_out_while_a_relaxed_law_fits_nearly():
@@ -58,3 +58,13 @@ def test_nothing_new_is_ruled_out_while_a_relaxed_law_fits_nearly():
     assert ruled_out(found) == {"kinetics"}
     found.by_family["relaxed"] = [_law(RULED_OUT_MISFIT * 1.5)]
     assert ruled_out(found) == {"kinetics", "oscillations"}
+
+
+def test_powers_of_sums_are_ruled_out_even_while_a_relaxed_law_fits():
+    """Powers of sums (powers.py) are no structure relax.py builds on: with
+    no law of theirs within the bound they are ruled out whatever relax found."""
+    found = Found(_data(), quick=False, nested=False)
+    found.by_family = {"oscillations": [_law(40.0)], "powers": [], "relaxed": [_law(RULED_OUT_MISFIT)]}
+    assert ruled_out(found) == {"powers"}
+    found.by_family["powers"] = [_law(RULED_OUT_MISFIT)]
+    assert ruled_out(found) == frozenset()

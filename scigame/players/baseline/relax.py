@@ -171,16 +171,19 @@ def _model(tree: Any, paths: list[Path]) -> Callable[[np.ndarray, dict], np.ndar
     return model
 
 
-def _snap_exponent(model, theta: np.ndarray, j: int, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
+def _snap_exponent(model, theta: np.ndarray, j: int, X: dict, y: np.ndarray, sw: np.ndarray,
+                   width: float = 0.05, frozen: tuple[int, ...] = ()) -> np.ndarray:
     """The exponent theta[j] as the simplest value the data support, the rest
-    refitted: a small rational, else the shortest decimal (1.1, not 1.098)."""
+    (but the `frozen` constants, snapped before) refitted: a small rational,
+    else the shortest decimal (1.1, not 1.098), within `width` (relative, at
+    least absolute) of its fitted value."""
     bound = rounding_bound(worst_error(model, theta, X, y, sw))
     e = float(theta[j])
     decimals = [float(f"{e:.{d - 1}e}") for d in (1, 2, 3)]
     for r in [float(r) for r in snap_options(e)] + decimals:
-        if r == 0 or abs(r - e) > 0.05 * max(1.0, abs(e)):
+        if r == 0 or abs(r - e) > width * max(1.0, abs(e)):
             continue
-        rest = [i for i in range(len(theta)) if i != j]
+        rest = [i for i in range(len(theta)) if i != j and i not in frozen]
 
         def sub(t, X_, r=float(r)):
             full = np.array(theta, dtype=float)
@@ -203,6 +206,13 @@ def _digits(v: float) -> int:
         if float(f"{v:.{d - 1}e}") == v:
             return d
     return 8
+
+
+def exponent_cost(e: float) -> float:
+    """Nats for writing a refined exponent: a small rational's penalty, else
+    its digits (1.3 dearer than 1.5, 1.25 dearer still)."""
+    r = Fraction(e).limit_denominator(3)
+    return exponent_penalty(r) if abs(float(r) - e) < 1e-12 else 0.7 * _digits(e) + 0.5 * math.log(1 + abs(e))
 
 
 def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
@@ -237,8 +247,7 @@ def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
     for p, v in zip(paths, theta):
         final = _set(final, p, float(v))
     e = float(theta[j])
-    r = Fraction(e).limit_denominator(3)
-    extra = exponent_penalty(r) if abs(float(r) - e) < 1e-12 else 0.7 * _digits(e) + 0.5 * math.log(1 + abs(e))
+    extra = exponent_cost(e)
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)

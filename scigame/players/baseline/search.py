@@ -22,7 +22,8 @@ For one output the search enumerates, cheapest first,
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), relaxation with a quadratic rate toward an
    equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
-   fitted exponent (Hill, stretched exponential: saturation.py);
+   fitted exponent (Hill, stretched exponential: saturation.py), and
+   powers of sums `C·M·g(b·Q^a)^p` with two real exponents (powers.py);
 5. the same over derived variables: differences, sums and products of two
    inputs of one kind (derived.py);
 
@@ -43,6 +44,7 @@ from .fitting import Law
 from .kinetics import kinetics
 from .monomials import OutputData, exact_fit, monomial_laws, square_transforms, transforms
 from .oscillation import oscillations
+from .powers import powers
 from .relax import relax
 from .saturation import saturations
 from .sums import sums
@@ -112,6 +114,12 @@ def _costly(found: Found) -> bool:
     return found.full and not found.fits()
 
 
+def _inexact(found: Found) -> bool:
+    """Powers of sums: unless a simple law reproduces the readings (with few
+    readings a wrong monomial times a function fits them loosely)."""
+    return found.full and not found.reproduces()
+
+
 #: A costly family whose best law misses a reading by more than this many
 #: tolerances is ruled out for the rest of an episode: more readings can
 #: only make a family's best in-sample fit worse, never within tolerance.
@@ -123,13 +131,14 @@ def ruled_out(found: Found) -> frozenset[str]:
     reading by more than RULED_OUT_MISFIT tolerances (or that had no law),
     with those ruled out before: an Adaptive episode's later searches, on
     these readings and more, skip them (the evidence already decides).
-    None is ruled out now while a relaxed law comes within the bound: the
-    costly families' laws are also the structures relax.py builds on."""
+    None of the costly families is ruled out now while a relaxed law comes
+    within the bound: their laws are also the structures relax.py builds
+    on. Powers of sums (powers.py) are, whatever relax found: their
+    exponents are real already, and relaxed laws are no structure of theirs."""
     def best(name: str) -> float:
         return min((law.fit_max for law in found.by_family.get(name, [])), default=math.inf)
-    if best("relaxed") <= RULED_OUT_MISFIT:
-        return found.ruled_out
-    tried = {fam.name for fam in FAMILIES if fam.tried is _costly and fam.name in found.by_family}
+    gates = (_inexact,) if best("relaxed") <= RULED_OUT_MISFIT else (_costly, _inexact)
+    tried = {fam.name for fam in FAMILIES if fam.tried in gates and fam.name in found.by_family}
     failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
     return found.ruled_out | failed
 
@@ -142,6 +151,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
     Family("oscillations", lambda f: oscillations(f.data), _costly),
+    # two real exponents at once
+    Family("powers", lambda f: powers(f.data), _inexact),
     # one exponent of the best structures made real, unless a simple law reproduces the readings
     Family("relaxed", lambda f: relax(f.data, f.laws), lambda f: f.full and not f.reproduces()),
     # differences and sums of same-kind inputs: their monomials only if a simple law fits
