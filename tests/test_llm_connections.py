@@ -87,6 +87,19 @@ def test_connections_stay_within_the_limits_and_expire_when_idle():
         asyncio.run(go())
 
 
+def test_a_waiting_request_takes_a_released_connection_whatever_may_be_kept_idle():
+    """The keep-alive limit is for connections nobody waits for: with none
+    kept idle, nine requests over three connections still reuse those three."""
+    answers = Threads(latency=0.05)
+    with FakeOpenAI(answers, api_key=None) as server:
+        async def go():
+            async with _client(max_connections=3, keep=0) as client:
+                replies = await asyncio.gather(*[_post(client, server.base_url) for _ in range(9)])
+                assert [r.status_code for r in replies] == [200] * 9
+        asyncio.run(go())
+    assert len(answers.threads) == 3 and answers.peak == 3
+
+
 def test_a_client_used_again_under_another_event_loop_opens_a_new_connection():
     answers = Threads()
     with FakeOpenAI(answers, api_key=None) as server:

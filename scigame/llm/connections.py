@@ -257,16 +257,11 @@ class _Lean:
             if self._idle:  # a connection kept for another origin gives way
                 self._drop(self._idle.pop(0))
             else:
-                waiter = asyncio.get_running_loop().create_future()
-                self._waiting.append(waiter)
-                try:
-                    async with asyncio.timeout(timeouts.get("pool")):
-                        await waiter
-                except TimeoutError:
-                    raise http.PoolTimeout("no connection came free within the pool timeout") from None
-                finally:
-                    if waiter in self._waiting:
-                        self._waiting.remove(waiter)
+                given = await self._wait(origin, timeouts.get("pool"))
+                if given is not None:
+                    if given.usable:
+                        return given
+                    self._drop(given)
                 return await self._acquire(request, timeouts)
         self._open += 1
         try:
@@ -275,6 +270,25 @@ class _Lean:
             self._open -= 1
             self._wake_one()
             raise
+
+    async def _wait(self, origin: tuple, timeout: Optional[float]) -> Optional[_Connection]:
+        """Wait, at most `timeout` s, until a connection to `origin` is handed
+        over (`release`) or a place comes free (None: look again)."""
+        waiter = asyncio.get_running_loop().create_future()
+        entry = (origin, waiter)
+        self._waiting.append(entry)
+        try:
+            async with asyncio.timeout(timeout):
+                return await waiter
+        except BaseException as exc:
+            if waiter.done() and not waiter.cancelled() and waiter.result() is not None:
+                self.release(waiter.result())  # handed over as the wait ended: not lost to the pool
+            if isinstance(exc, TimeoutError):
+                raise self.http.PoolTimeout("no connection came free within the pool timeout") from None
+            raise
+        finally:
+            if any(e is entry for e in self._waiting):
+                self._waiting.remove(entry)
 
     async def _connect(self, origin: tuple, request, timeout: Optional[float]) -> _Connection:
         http, scheme, host, port = self.http, *origin
@@ -308,10 +322,20 @@ class _Lean:
                 return
 
     def release(self, connection: _Connection) -> None:
-        """An exchange is over: keep the connection alive if it may be used again, else close it."""
+        """An exchange is over: hand the connection to the longest-waiting
+        request for its origin, else keep it alive if it may be used again
+        (within the keep-alive limit, which is for connections nobody waits
+        for), else close it."""
         done = self.h11_module.DONE
         if connection.h11.our_state is done and connection.h11.their_state is done:
             connection.h11.start_next_cycle()
+        if not self._closed and connection.usable:
+            for entry in self._waiting:
+                origin, waiter = entry
+                if origin == connection.origin and not waiter.done():
+                    self._waiting.remove(entry)
+                    waiter.set_result(connection)
+                    return
         if (not self._closed and connection.usable
                 and (self._keep is None or len(self._idle) < self._keep)):
             connection.idle_since = time.monotonic()
@@ -321,8 +345,10 @@ class _Lean:
         self._wake_one()
 
     def _wake_one(self) -> None:
+        """A place came free, or a connection another origin may take the place of was kept: the
+        longest-waiting request looks again."""
         while self._waiting:
-            waiter = self._waiting.popleft()
+            _, waiter = self._waiting.popleft()
             if not waiter.done():
                 waiter.set_result(None)
                 return
