@@ -16,6 +16,7 @@ import numpy as np
 
 from .compiler.artifact import CompiledCardData, InputSpec
 from .compiler.semantics import COMPARISONS
+from .identity_memo import IdentityMemo
 
 
 class Rejection(ValueError):
@@ -126,27 +127,23 @@ def check_proposal(data: CompiledCardData, inputs: Mapping[str, object],
     return values
 
 
-#: Each comparison's two trees as tree_programs, by the comparison (held, so its id stays its own;
-#: emptied when it reaches _PROGRAMS_KEPT): a constraint is checked at every experiment.
-_PROGRAMS: dict[int, tuple[object, Optional[dict]]] = {}
-_PROGRAMS_KEPT = 4096
+#: Each comparison's two trees as tree_programs, by the comparison: a constraint is checked at
+#: every experiment.
+_PROGRAMS = IdentityMemo(4096)
 
 
 def _programs(c) -> Optional[dict]:
     """`{"l": ..., "r": ...}` programs of a comparison's sides; None (fold the
     trees as given, raising what they raise) when a side is malformed."""
+    return _PROGRAMS.get(c, _record_programs)
+
+
+def _record_programs(c) -> Optional[dict]:
     from .predictor import PredictorInvalid, tree_program
-    kept = _PROGRAMS.get(id(c))
-    if kept is not None and kept[0] is c:
-        return kept[1]
     try:
-        programs: Optional[dict] = {"l": tree_program(c.left, "l"), "r": tree_program(c.right, "r")}
+        return {"l": tree_program(c.left, "l"), "r": tree_program(c.right, "r")}
     except PredictorInvalid:
-        programs = None
-    if len(_PROGRAMS) >= _PROGRAMS_KEPT:
-        _PROGRAMS.clear()
-    _PROGRAMS[id(c)] = (c, programs)
-    return programs
+        return None
 
 
 def _broken(c, values: Mapping[str, np.ndarray], names: list[str], what: str,

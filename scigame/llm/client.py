@@ -50,6 +50,7 @@ import openai
 
 from ..records import Usage
 from ..episode_context import record_call
+from ..identity_memo import IdentityMemo
 from .connections import _http_library, lean_transport
 from .registry import Registry, load_registry
 from .tokens import TOKENIZER_NOTE, estimate_tokens
@@ -143,9 +144,9 @@ class ChatClient:
         #: Structured outputs: True/False once decided for this endpoint, None while unknown.
         self._structured: Optional[bool] = None if config.structured else False
         self._negotiation: Optional[asyncio.Lock] = None
-        #: Each schema's `response_format` as the request's JSON bytes, by schema name and object
-        #: (the schema held, so its id stays its own): the schema is the same every call of a card.
-        self._formats: dict[tuple[str, int], tuple[dict, bytes]] = {}
+        #: Each schema's `response_format` as the request's JSON bytes, by schema (and then its
+        #: name): the schema is the same every call of a card.
+        self._formats: IdentityMemo[dict[str, bytes]] = IdentityMemo(256)
         #: Things the user should hear once per run (the CLI prints them).
         self.warnings: list[str] = []
 
@@ -268,10 +269,10 @@ class ChatClient:
             from openai._utils._json import openapi_dumps
         except ImportError:
             return None
-        kept = self._formats.get((schema_name, id(schema)))
-        if kept is None or kept[0] is not schema:
-            kept = self._formats[(schema_name, id(schema))] = (schema, openapi_dumps(response_format))
-        return openapi_dumps(kwargs)[:-1] + b',"response_format":' + kept[1] + b"}"
+        by_name = self._formats.get(schema, lambda _: {})
+        if schema_name not in by_name:
+            by_name[schema_name] = openapi_dumps(response_format)
+        return openapi_dumps(kwargs)[:-1] + b',"response_format":' + by_name[schema_name] + b"}"
 
     def _completion(self, response: dict, retries: int, messages: list[dict], tools: bool = False) -> Completion:
         choice = response["choices"][0]

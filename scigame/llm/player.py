@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from ..compiler.predictor_schema import predictor_schema_for
+from ..identity_memo import IdentityMemo
 from ..players.base import EpisodeState, Player, PlayerFault, PlayerGaveUp, Unusable
 from ..records import Action, Usage
 from .client import ChatClient, EndpointFault
@@ -106,6 +107,10 @@ def state_document(state: EpisodeState) -> dict[str, Any]:
     }
 
 
+#: Texts a StateWriter keeps: beyond them (a very long episode) it writes them again.
+STATE_TEXTS_KEPT = 100_000
+
+
 class StateWriter:
     """`json.dumps(state_document(state))` for one episode's successive
     states, each turn's and observation's JSON written once: an episode's
@@ -116,22 +121,17 @@ class StateWriter:
     is written when it first appears."""
 
     def __init__(self) -> None:
-        self._task: Optional[tuple[dict, str]] = None
-        self._written: dict[int, tuple[Any, str]] = {}
+        self._written: IdentityMemo[str] = IdentityMemo(STATE_TEXTS_KEPT)
 
     def _text(self, obj: Any, write) -> str:
-        kept = self._written.get(id(obj))
-        if kept is None or kept[0] is not obj:
-            kept = self._written[id(obj)] = (obj, json.dumps(write(obj)))
-        return kept[1]
+        return self._written.get(obj, lambda o: json.dumps(write(o)))
 
     def __call__(self, state: EpisodeState) -> str:
-        if self._task is None or self._task[0] is not state.task:
-            self._task = (state.task, json.dumps(state.task))
+        task = self._text(state.task, lambda t: t)
         observations = ", ".join(self._text(o, _dump) for o in state.observations)
         history = ", ".join(self._text(t, _history_entry) for t in state.turns)
         # the keys and their order are state_document's (tests/test_llm_request.py compares the two)
-        return (f'{{"task": {self._task[1]}, "observations": [{observations}], "history": [{history}], '
+        return (f'{{"task": {task}, "observations": [{observations}], "history": [{history}], '
                 f'"must_submit": {json.dumps(state.must_submit)}, '
                 f'"experiments_left": {json.dumps(state.steps_left)}}}')
 
