@@ -38,14 +38,16 @@ def is_compiled(source: str) -> bool:
     """Whether numba's disk cache already holds this text's `model` and the
     shared integrator, so `compile --warm` of an unchanged system card need
     not import numba (a cache numba finds stale is rebuilt on first use)."""
+    from .artifact import SYSTEM_RUNTIME
     from .usercache import numba_cache_folder, user_cache_folder
     base = user_cache_folder()
-    runtime = importlib.util.find_spec("scigame.simrt_system")
+    runtime = importlib.util.find_spec(SYSTEM_RUNTIME)
     if base is None or runtime is None or not runtime.origin:
         return False
-    model = numba_cache_folder(base / "systems" / f"sys_{_digest(source)}.py")
+    name = f"sys_{_digest(source)}"  # load_source's file of this text
+    model = numba_cache_folder(base / "systems" / f"{name}.py")
     driver = numba_cache_folder(Path(runtime.origin))
-    return (any(model.glob(f"sys_{_digest(source)}.model-*.nbi"))
+    return (any(model.glob(f"{name}.model-*.nbi"))
             and all(any(driver.glob(f"simrt_system.{fn}-*.nbi")) for fn in ("evaluate", "integrate")))
 
 

@@ -177,9 +177,7 @@ def powers(data: OutputData) -> list[Law]:
     cands = factors(data)
     if not cands:
         return []
-    by_id = {id(f): (shape, qt, qfn, a, p) for f, shape, qt, qfn, a, p in cands}
     by_factor = {id(c[0]): c for c in cands}
-    shape_of = {id(c[0]): c[1].name for c in cands}
     determined = data.dims is not None and data.dims.determined and bool(data.dims.groups)
     screened: list[Screened] = []
     for space in spaces(data, tr):
@@ -192,14 +190,14 @@ def powers(data: OutputData) -> list[Law]:
         # then every guess of p for the STRUCTURES best of them
         lead = [c for c in cands if c[5] == 1.0]
         cut = first_cut(data, st, [c[0] for c in lead])
-        kept = {structure(by_factor[id(f)]) for f in _shortlist([c[0] for c in lead], cut, shape_of, STRUCTURES)}
+        kept = {structure(by_factor[id(f)]) for f in _shortlist([c[0] for c in lead], cut, by_factor, STRUCTURES)}
         fs = [c[0] for c in cands if structure(c) in kept]
         cut = first_cut(data, st, fs)
-        for f in _shortlist(fs, cut, shape_of, SCREENED):
+        for f in _shortlist(fs, cut, by_factor, SCREENED):
             screened.extend(screen(data, tr, space, f, st))
     # the guesses' exponents are off until refined: candidates are ranked
     # after a first refit of (C, b, a, p), not by their screening error
-    fits = [fit for fit in (_fit(data, s, *by_id[id(s.factor)]) for s in _distinct(data, screened, by_id)[:FITTED])
+    fits = [fit for fit in (_fit(data, s, *by_factor[id(s.factor)][1:]) for s in _distinct(data, screened, by_factor)[:FITTED])
             if fit is not None]
     fits.sort(key=lambda fit: fit.error + 2 * fit.s.cost)
     laws, seen = [], set()
@@ -216,13 +214,13 @@ def structure(c: tuple) -> tuple:
     return (c[1].name, id(c[2]), c[4])
 
 
-def _distinct(data: OutputData, screened: list[Screened], by_id: dict) -> list[Screened]:
+def _distinct(data: OutputData, screened: list[Screened], by_factor: dict) -> list[Screened]:
     """The best screened candidate (by err + 2·cost) of each shape, space,
     monomial and argument power Q^a: guesses that differ only in p (or that
     write one Q^a two ways, (v²)^1 and v^2) meet in one refit."""
     out, seen = [], set()
     for s in sorted(screened, key=lambda s: s.err + 2 * s.cost):
-        shape, _, qfn, a, _ = by_id[id(s.factor)]
+        _, shape, _, qfn, a, _ = by_factor[id(s.factor)]
         with np.errstate(all="ignore"):
             qa = tuple(np.round(np.log(qfn(data.X)) * a, 6))
         key = (shape.name, s.space.label, tuple(s.p), qa)
@@ -232,13 +230,13 @@ def _distinct(data: OutputData, screened: list[Screened], by_id: dict) -> list[S
     return out
 
 
-def _shortlist(fs: list[Factor], cut: dict[int, float], shape_of: dict[int, str], best: int) -> list[Factor]:
+def _shortlist(fs: list[Factor], cut: dict[int, float], by_factor: dict, best: int) -> list[Factor]:
     """The `best` factors by the first cut, and the PER_SHAPE best of each
     shape besides (a guess off in its outer power ranks low on the cut)."""
     ranked = sorted(fs, key=lambda f: cut[id(f)])
     out, count = ranked[:best], {}
     for f in ranked:
-        name = shape_of[id(f)]
+        name = by_factor[id(f)][1].name
         count[name] = count.get(name, 0) + 1
         if count[name] <= PER_SHAPE and not any(f is g for g in out):
             out.append(f)
@@ -324,6 +322,14 @@ def _snap_one(model, theta: np.ndarray, j: int, data: OutputData, frozen: tuple[
     return best
 
 
+def _admissible(shape: Shape, t: Optional[np.ndarray]) -> Optional[np.ndarray]:
+    """Constants t as refined, or None when the refit failed or left b of a
+    shape that needs it positive at 0 or below."""
+    if t is None or (shape.positive and not t[1] > 0):
+        return None
+    return t
+
+
 @dataclass
 class _Fit:
     """A screened candidate with the constants of Q/q0 (Shape.to_scaled) refined."""
@@ -355,11 +361,7 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
             return t[0] * m * shape.fn(t[1], (qfn(X) / q0) ** t[2]) ** (t[3] if outer else 1.0)
     theta0 = shape.to_scaled(np.array([s.c, s.a, a0, p0] if outer else [s.c, s.a, a0]), q0)
 
-    def fitted(t):
-        if t is None or (shape.positive and not t[1] > 0):
-            return None
-        return t
-    theta = fitted(refine(model if outer else (lambda t, X: model(np.append(t, 1.0), X)),
+    theta = _admissible(shape, refine(model if outer else (lambda t, X: model(np.append(t, 1.0), X)),
                           theta0, data.X, data.y, data.sw, nfev=FIRST_NFEV)) if data.n > len(theta0) else None
     if theta is None:
         return None
@@ -375,11 +377,7 @@ def _law(data: OutputData, fit: _Fit) -> Optional[Law]:
     s, shape, qt, a0, p0, q0, full, theta = (fit.s, fit.shape, fit.qt, fit.a0, fit.p0, fit.q0, fit.full, fit.theta)
     outer = shape.outer
 
-    def fitted(t):
-        if t is None or (shape.positive and not t[1] > 0):
-            return None
-        return t
-    theta = fitted(refine(full, theta, data.X, data.y, data.sw, nfev=LAST_NFEV))
+    theta = _admissible(shape, refine(full, theta, data.X, data.y, data.sw, nfev=LAST_NFEV))
     if theta is None or worst_error(full, theta, data.X, data.y, data.sw) > KEPT_FIT:
         return None
     # snapped as written, b in Q's own units: b' short is b short only for a
@@ -387,7 +385,7 @@ def _law(data: OutputData, fit: _Fit) -> Optional[Law]:
     def raw(t, X):
         return full(shape.to_scaled(t, q0), X)
     written = _snapped(raw, shape.to_raw(theta, q0), data)
-    if written is None or fitted(written) is None or written[0] == 0 or written[1] == 0 or written[2] == 0:
+    if written is None or _admissible(shape, written) is None or written[0] == 0 or written[1] == 0 or written[2] == 0:
         return None
     theta = shape.to_scaled(written, q0)
     c, b, a = (float(v) for v in written[:3])
