@@ -127,8 +127,8 @@ def check_proposal(data: CompiledCardData, inputs: Mapping[str, object],
     return values
 
 
-#: Each comparison's two trees as tree_programs, by the comparison: a constraint is checked at
-#: every experiment.
+#: Each comparison's two trees as tree_programs, their constants folded, by the comparison: a
+#: constraint is checked at every experiment.
 _PROGRAMS = IdentityMemo(4096)
 
 
@@ -139,9 +139,9 @@ def _programs(c) -> Optional[dict]:
 
 
 def _record_programs(c) -> Optional[dict]:
-    from .predictor import PredictorInvalid, tree_program
+    from .predictor import PredictorInvalid, constants_folded, tree_program
     try:
-        return {"l": tree_program(c.left, "l"), "r": tree_program(c.right, "r")}
+        return {"l": constants_folded(tree_program(c.left, "l")), "r": constants_folded(tree_program(c.right, "r"))}
     except PredictorInvalid:
         return None
 

@@ -378,6 +378,42 @@ def run_program(program: list[tuple], number: Callable[[float], Any], var: Calla
     return value
 
 
+def constants_folded(program: list[tuple]) -> list[tuple]:
+    """A ``tree_program`` for ``evaluate_predictor`` with each subtree that
+    names no variable recorded as the one number it comes to there (checked,
+    float64): a constant of a card's constraint, such as ``4 * pi * 11.34
+    [g/cm^3]``, is computed once rather than at every experiment, with the
+    same ops on the same values, so the same bits. A constant subtree that
+    leaves its domain or overflows stays as recorded: evaluating it raises
+    where and what it raised before."""
+    apply = _checked(_Points({}, 0))
+    folded: list[tuple] = []
+    constant: list[bool] = []  # per value the program leaves: a number step of `folded` alone
+    with np.errstate(all="ignore"):
+        for step in program:
+            if step[0] != 2:
+                folded.append(step)
+                constant.append(step[0] == 0)
+                continue
+            n = step[2]
+            value = None
+            if n and all(constant[-n:]):
+                try:
+                    value = apply(step[1], [np.float64(s[1]) for s in folded[-n:]], step[3])
+                except PredictorInvalid:
+                    value = None
+            if n:
+                del constant[-n:]
+            if value is not None and np.ndim(value) == 0:
+                del folded[-n:]
+                folded.append((0, value))
+                constant.append(True)
+            else:
+                folded.append(step)
+                constant.append(False)
+    return folded
+
+
 # --------------------------------------------------------------------------
 # Validation
 # --------------------------------------------------------------------------
