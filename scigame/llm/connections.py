@@ -215,8 +215,10 @@ class _Lean:
         self._idle: list[_Connection] = []
         self._open = 0
         self._waiting: deque = deque()
-        # one certificate store for every connection, built as httpx's own transport builds its own
-        self._ssl = self.http.create_ssl_context()
+        # one certificate store for every connection, built as httpx's own transport builds its own, when
+        # the first TLS connection is made: loading it is most of a run's fixed CPU, and plain HTTP (a
+        # local endpoint) never reads it
+        self._ssl = None
         self._closed = False
 
     async def handle_async_request(self, request):
@@ -296,6 +298,8 @@ class _Lean:
         tls = {}
         if scheme == "https":
             sni = request.extensions.get("sni_hostname") or host
+            if self._ssl is None:
+                self._ssl = self.http.create_ssl_context()
             tls = {"ssl": self._ssl, "server_hostname": sni, "ssl_handshake_timeout": timeout}
         loop = asyncio.get_running_loop()
         try:
