@@ -530,10 +530,21 @@ def _fail(what: str, path: Path, points: _Points, mask) -> PredictorInvalid:
     return PredictorInvalid(f"{what} at {where} {points.describe(mask)}", where)
 
 
-def _any(mask) -> Any:
-    """``np.any(mask)``, an array's own ``any`` without numpy's dispatch (asked
-    at every op of every checked evaluation)."""
-    return mask.any() if isinstance(mask, (np.ndarray, np.generic)) else np.any(mask)
+def mask_any(mask) -> Any:
+    """``np.any(mask)`` without numpy's dispatch, asked at every op of every
+    checked evaluation and at every check of an experiment: a one-element
+    array's own item (an experiment is one point: a reduction costs ten
+    times as much), else an array's own ``any``."""
+    if isinstance(mask, np.ndarray):
+        return mask.item() if mask.size == 1 else mask.any()
+    return mask.any() if isinstance(mask, np.generic) else np.any(mask)
+
+
+def mask_all(mask) -> Any:
+    """``np.all(mask)``, as ``mask_any`` asks ``np.any``."""
+    if isinstance(mask, np.ndarray):
+        return mask.item() if mask.size == 1 else mask.all()
+    return mask.all() if isinstance(mask, np.generic) else np.all(mask)
 
 
 def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
@@ -543,12 +554,12 @@ def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
     def apply(row: Op, args: list, path: Path):
         for rule in row.domain:
             bad = rule.bad(*args)
-            if _any(bad):
+            if mask_any(bad):
                 raise _fail(rule.reason, path, points, bad)
         value = row.numpy(*args)
         if row.overflows:
             bad = ~np.isfinite(value)
-            if _any(bad):
+            if mask_any(bad):
                 raise _fail(f"{row.name} overflowed to a non-finite value", path, points, bad)
         return value
 
@@ -613,7 +624,7 @@ def evaluate_predictor(
     env: dict[str, np.ndarray] = {}
     for name, raw in inputs.items():
         arr = np.asarray(raw, dtype=np.float64).ravel()
-        if not np.isfinite(arr).all():
+        if not mask_all(np.isfinite(arr)):
             raise ValueError(f"input {name!r} contains NaN or infinite values")
         env[name] = arr
     size = int(np.prod(shape))
