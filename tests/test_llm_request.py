@@ -125,3 +125,52 @@ def test_the_request_bytes_are_openais_with_the_schema_written_once():
     body["response_format"]["json_schema"]["schema"] = other
     assert chat._content(kwargs, body["response_format"], other, "action") == openapi_dumps(body)
     assert len(chat._formats) == 2
+
+
+def test_a_redirect_is_followed_as_openais_client_follows_it():
+    """The template's requests go straight to the transport; an answer that
+    redirects (307) goes back through openai's own send, which follows it
+    with the same body, as every call did before."""
+    import json
+
+    seen = []
+    completion = json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "fake-model",
+                             "choices": [{"index": 0, "finish_reason": "stop",
+                                          "message": {"role": "assistant", "content": '{"x": 2}'}}],
+                             "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}).encode()
+
+    async def handle(reader, writer):
+        while not reader.at_eof():
+            try:
+                head = await reader.readuntil(b"\r\n\r\n")
+            except asyncio.IncompleteReadError:
+                return
+            lines = head.decode("latin-1").split("\r\n")
+            headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+            length = int(next(v for k, v in headers.items() if k.lower() == "content-length"))
+            seen.append((lines[0].split()[1], json.loads(await reader.readexactly(length))))
+            if len(seen) == 1:
+                writer.write(b"HTTP/1.1 307 Temporary Redirect\r\nLocation: /v1/elsewhere/chat/completions\r\n"
+                             b"Content-Length: 0\r\n\r\n")
+            else:
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                             % (len(completion), completion))
+            await writer.drain()
+
+    async def go():
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        chat = ChatClient(LLMConfig(model="fake-model", base_url=f"http://127.0.0.1:{port}/v1",
+                                    api_key_env=KEY_ENV, max_retries=0))
+        try:
+            answer = await chat.complete(MESSAGES)
+            assert _TEMPLATES.get(chat._client) is not None
+            return answer
+        finally:
+            await chat.close()
+            server.close()
+
+    answer = asyncio.run(go())
+    assert answer.text == '{"x": 2}' and answer.usage.input_tokens == 3
+    assert [path for path, _ in seen] == ["/v1/chat/completions", "/v1/elsewhere/chat/completions"]
+    assert seen[0][1] == seen[1][1] and seen[0][1]["messages"] == MESSAGES
