@@ -193,3 +193,27 @@ def test_tls_is_verified_against_the_certificate_store(tmp_path, monkeypatch):
     assert loaded == [1]
     with pytest.raises(http.ConnectError):  # a certificate nobody vouches for
         asyncio.run(go(trusted=False))
+
+
+def test_a_request_head_is_validated_as_h11_validates_it_each_field_once():
+    """_request_event gives the event h11's full validation gives, the first
+    time and from its record of validated fields after; a field never
+    validated (a value with a line break) is refused as h11 refuses it."""
+    import h11
+
+    from scigame.llm import connections
+
+    connections._VALID_FIELDS.clear()
+
+    def event_of(headers):
+        request = http.Request("POST", "http://127.0.0.1:9/v1/chat/completions?x=1", headers=headers,
+                               content=b'{"a": 1}')
+        return connections._request_event(h11, request), h11.Request(
+            method=request.method, target=request.url.raw_path, headers=request.headers.raw)
+
+    for length in (1, 2):  # validated in full, then from the record
+        ours, full = event_of({"Authorization": "Bearer k", "X-Stainless-Lang": "python"})
+        assert (ours.method, ours.target, list(ours.headers)) == (full.method, full.target, list(full.headers))
+        assert len(connections._VALID_FIELDS) == 3  # Host, Authorization, X-Stainless-Lang (not the length)
+    with pytest.raises(h11.LocalProtocolError):
+        event_of({"Authorization": "Bearer k\r\nX-Injected: 1"})

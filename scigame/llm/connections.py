@@ -116,8 +116,7 @@ class _Connection(asyncio.Protocol):
     async def send(self, request, timeout: Optional[float]) -> None:
         h11, http = self._h11mod, self._http
         try:
-            data = self.h11.send(h11.Request(method=request.method, target=request.url.raw_path,
-                                             headers=request.headers.raw))
+            data = self.h11.send(_request_event(h11, request))
             chunks = [data]
             async for chunk in request.stream:
                 chunks.append(self.h11.send(h11.Data(data=chunk)))
@@ -173,6 +172,32 @@ class _Connection(asyncio.Protocol):
         if self._lost is not None:
             raise self._http.ReadError(str(self._lost)) from self._lost
         return b""
+
+
+#: Header fields (name, value) h11 has validated, of the requests sent: a chat call's are the same
+#: every call but its Content-Length, and validating each again (two regular expressions a field)
+#: was the largest part of building a request's head.
+_VALID_FIELDS: set = set()
+VALID_FIELDS_KEPT = 4096
+
+
+def _request_event(h11: Any, request) -> Any:
+    """`h11.Request` of an HTTP library's request. Its fields are validated
+    as h11 validates them (`normalize_and_validate`): each field once, after
+    which it is given as h11's own parser gives fields it has checked
+    (`_parsed`), lower-cased and with Content-Length and Transfer-Encoding
+    checked as always. A field never seen, or a Content-Length that is not
+    digits, goes through h11's whole validation."""
+    fields = request.headers.raw
+    if all(field in _VALID_FIELDS or (field[0].lower() == b"content-length" and field[1].isdigit())
+           for field in fields):
+        return h11.Request(method=request.method.encode("ascii"), target=request.url.raw_path, headers=fields,
+                           _parsed=True)
+    event = h11.Request(method=request.method, target=request.url.raw_path, headers=fields)
+    if len(_VALID_FIELDS) + len(fields) > VALID_FIELDS_KEPT:
+        _VALID_FIELDS.clear()
+    _VALID_FIELDS.update(field for field in fields if field[0].lower() != b"content-length")
+    return event
 
 
 class _Body:
