@@ -558,9 +558,9 @@ def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
                 raise _fail(rule.reason, path, points, bad)
         value = row.numpy(*args)
         if row.overflows:
-            bad = ~np.isfinite(value)
-            if mask_any(bad):
-                raise _fail(f"{row.name} overflowed to a non-finite value", path, points, bad)
+            finite = np.isfinite(value)
+            if not mask_all(finite):
+                raise _fail(f"{row.name} overflowed to a non-finite value", path, points, ~finite)
         return value
 
     return apply
@@ -627,7 +627,7 @@ def evaluate_predictor(
         if not mask_all(np.isfinite(arr)):
             raise ValueError(f"input {name!r} contains NaN or infinite values")
         env[name] = arr
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     points = _Points(env, size)
 
     var, apply = _lookup(env), _checked(points)
