@@ -174,3 +174,41 @@ def test_a_redirect_is_followed_as_openais_client_follows_it():
     assert answer.text == '{"x": 2}' and answer.usage.input_tokens == 3
     assert [path for path, _ in seen] == ["/v1/chat/completions", "/v1/elsewhere/chat/completions"]
     assert seen[0][1] == seen[1][1] and seen[0][1]["messages"] == MESSAGES
+
+
+def test_a_content_encoded_answer_is_decoded():
+    """An answer read straight from the transport is one not content-encoded;
+    a gzip-encoded one (openai asks for gzip) is decoded as before."""
+    import gzip
+    import json
+
+    completion = gzip.compress(json.dumps({
+        "id": "c", "object": "chat.completion", "created": 0, "model": "fake-model",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": '{"x": 3}'}}],
+        "usage": {"prompt_tokens": 4, "completion_tokens": 1, "total_tokens": 5}}).encode())
+
+    async def handle(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        await reader.readexactly(length)
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                     b"Content-Length: %d\r\n\r\n%s" % (len(completion), completion))
+        await writer.drain()
+        writer.close()
+
+    async def go():
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        chat = ChatClient(LLMConfig(model="fake-model", base_url=f"http://127.0.0.1:{port}/v1",
+                                    api_key_env=KEY_ENV, max_retries=0))
+        try:
+            answer = await chat.complete(MESSAGES)
+            assert _TEMPLATES.get(chat._client) is not None
+            return answer
+        finally:
+            await chat.close()
+            server.close()
+
+    answer = asyncio.run(go())
+    assert answer.text == '{"x": 3}' and answer.usage.input_tokens == 4

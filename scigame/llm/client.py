@@ -325,7 +325,10 @@ async def _post(client: openai.AsyncOpenAI, body: dict, content: Optional[bytes]
             raise _BadCompletion(f"the endpoint's answer is {int(declared):,} bytes, more than the "
                                  f"{MAX_BODY_BYTES:,} a completion may take")
         chunks, size = [], 0
-        async for chunk in response.aiter_bytes():
+        # an answer not content-encoded is the transport's stream itself: httpx's decoding layers
+        # (a decoder, a chunker, a byte count and an error context per chunk) have nothing to do
+        plain = template is not None and response.headers.get("content-encoding", "identity") == "identity"
+        async for chunk in (response.stream if plain else response.aiter_bytes()):
             size += len(chunk)
             if size > MAX_BODY_BYTES:
                 raise _BadCompletion(f"the endpoint's answer is longer than the {MAX_BODY_BYTES:,} bytes "
