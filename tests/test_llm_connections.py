@@ -213,7 +213,8 @@ def test_a_request_head_is_validated_as_h11_validates_it_each_field_once():
 
     for length in (1, 2):  # validated in full, then from the record
         ours, full = event_of({"Authorization": "Bearer k", "X-Stainless-Lang": "python"})
-        assert (ours.method, ours.target, list(ours.headers)) == (full.method, full.target, list(full.headers))
+        assert (ours.method, ours.target, list(ours.headers), ours.headers.raw_items()) == (
+            full.method, full.target, list(full.headers), full.headers.raw_items())
         assert len(connections._VALID_FIELDS) == 3  # Host, Authorization, X-Stainless-Lang (not the length)
     with pytest.raises(h11.LocalProtocolError):
         event_of({"Authorization": "Bearer k\r\nX-Injected: 1"})

@@ -181,22 +181,42 @@ _VALID_FIELDS: set = set()
 VALID_FIELDS_KEPT = 4096
 
 
+@functools.cache
+def _h11_headers() -> Optional[type]:
+    """h11's `Headers`, what its normalisation makes (None where h11 has no such class)."""
+    try:
+        from h11._headers import Headers
+    except ImportError:
+        return None
+    return Headers
+
+
 def _request_event(h11: Any, request) -> Any:
     """`h11.Request` of an HTTP library's request. Its fields are validated
     as h11 validates them (`normalize_and_validate`): each field once, after
-    which it is given as h11's own parser gives fields it has checked
-    (`_parsed`), lower-cased and with Content-Length and Transfer-Encoding
-    checked as always. A field never seen, or a Content-Length that is not
-    digits, goes through h11's whole validation."""
+    which the request's own (raw name, lower-cased name, value) triples,
+    which are h11's `Headers` as its normalisation makes them, are given as
+    they are. A field never validated, a Transfer-Encoding, or a
+    Content-Length that is not one field of digits goes through h11's
+    whole validation."""
+    triples = getattr(request.headers, "_list", None)  # httpx's, as h11 keeps them
+    headers = _h11_headers()
+    if triples is not None and headers is not None:
+        lengths = 0
+        for raw, name, value in triples:
+            if name == b"content-length" and value.isdigit() and len(value) < 19:
+                lengths += 1
+            elif (raw, value) not in _VALID_FIELDS:
+                break
+        else:
+            if lengths <= 1:
+                return h11.Request(method=request.method.encode("ascii"), target=request.url.raw_path,
+                                   headers=headers(list(triples)), _parsed=True)
     fields = request.headers.raw
-    if all(field in _VALID_FIELDS or (field[0].lower() == b"content-length" and field[1].isdigit())
-           for field in fields):
-        return h11.Request(method=request.method.encode("ascii"), target=request.url.raw_path, headers=fields,
-                           _parsed=True)
     event = h11.Request(method=request.method, target=request.url.raw_path, headers=fields)
     if len(_VALID_FIELDS) + len(fields) > VALID_FIELDS_KEPT:
         _VALID_FIELDS.clear()
-    _VALID_FIELDS.update(field for field in fields if field[0].lower() != b"content-length")
+    _VALID_FIELDS.update(f for f in fields if f[0].lower() not in (b"content-length", b"transfer-encoding"))
     return event
 
 
