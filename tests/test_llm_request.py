@@ -137,31 +137,29 @@ def _completion_body(content: str, prompt_tokens: int) -> bytes:
                                  "total_tokens": prompt_tokens + 1}}).encode()
 
 
-def _complete_against(answers: list[bytes]):
+def _complete_against(answers: list[bytes], retries: int = 0):
     """One ChatClient.complete against a server that answers its requests
-    with `answers` (whole HTTP responses), in order, on one connection;
-    returns the completion and the requests' (path, JSON body)."""
+    with `answers` (whole HTTP responses, or cut short), in order, one per
+    connection, which it then closes; returns the completion and the
+    requests' (path, JSON body)."""
     import json
 
     seen = []
 
     async def handle(reader, writer):
-        while not reader.at_eof() and answers:
-            try:
-                head = await reader.readuntil(b"\r\n\r\n")
-            except asyncio.IncompleteReadError:
-                return
-            lines = head.decode("latin-1").split("\r\n")
-            length = next(int(line.split(":")[1]) for line in lines if line.lower().startswith("content-length:"))
-            seen.append((lines[0].split()[1], json.loads(await reader.readexactly(length))))
-            writer.write(answers.pop(0))
-            await writer.drain()
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        length = next(int(line.split(":")[1]) for line in lines if line.lower().startswith("content-length:"))
+        seen.append((lines[0].split()[1], json.loads(await reader.readexactly(length))))
+        writer.write(answers.pop(0))
+        await writer.drain()
+        writer.close()
 
     async def go():
         server = await asyncio.start_server(handle, "127.0.0.1", 0)
         port = server.sockets[0].getsockname()[1]
         chat = ChatClient(LLMConfig(model="fake-model", base_url=f"http://127.0.0.1:{port}/v1",
-                                    api_key_env=KEY_ENV, max_retries=0))
+                                    api_key_env=KEY_ENV, max_retries=retries, backoff_base=0.01))
         try:
             answer = await chat.complete(MESSAGES)
             assert _TEMPLATES.get(chat._client) is not None  # the template path
@@ -195,3 +193,17 @@ def test_a_content_encoded_answer_is_decoded():
     answer, _ = _complete_against([b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
                                    b"Content-Length: %d\r\n\r\n%s" % (len(body), body)])
     assert answer.text == '{"x": 3}' and answer.usage.input_tokens == 4
+
+
+def test_an_answer_cut_off_mid_body_is_a_retried_connection_fault():
+    """The connection closed before the body's Content-Length came: a
+    transport fault like one before the answer (retried, then
+    EndpointFault), never the HTTP library's own error out of the client."""
+    body = _completion_body('{"x": 4}', 5)
+    whole = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    cut = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+        len(body), body[:len(body) // 2])
+    answer, seen = _complete_against([cut, whole], retries=1)
+    assert answer.text == '{"x": 4}' and answer.usage.retries == 1 and len(seen) == 2
+    with pytest.raises(EndpointFault, match="APIConnectionError"):
+        _complete_against([cut])

@@ -324,19 +324,36 @@ async def _post(client: openai.AsyncOpenAI, body: dict, content: Optional[bytes]
         if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             raise _BadCompletion(f"the endpoint's answer is {int(declared):,} bytes, more than the "
                                  f"{MAX_BODY_BYTES:,} a completion may take")
-        chunks, size = [], 0
         # an answer not content-encoded is the transport's stream itself: httpx's decoding layers
         # (a decoder, a chunker, a byte count and an error context per chunk) have nothing to do
         plain = template is not None and response.headers.get("content-encoding", "identity") == "identity"
+        content = await _body(response, plain)
+    finally:
+        await response.aclose()
+    return json.loads(content)  # ValueError: not JSON; RecursionError: nested too deeply
+
+
+async def _body(response, plain: bool) -> bytes:
+    """An answer's body as it streams (`plain`: from the transport's stream
+    itself), at most MAX_BODY_BYTES of it. The connection failing while it
+    is read (cut off before its Content-Length, a read timeout) is the same
+    transport fault as failing before the answer, mapped as openai maps that
+    one (APIConnectionError, APITimeoutError: retried), not the HTTP
+    library's own error escaping the client."""
+    http = _http_library()
+    chunks, size = [], 0
+    try:
         async for chunk in (response.stream if plain else response.aiter_bytes()):
             size += len(chunk)
             if size > MAX_BODY_BYTES:
                 raise _BadCompletion(f"the endpoint's answer is longer than the {MAX_BODY_BYTES:,} bytes "
                                      "a completion may take")
             chunks.append(chunk)
-    finally:
-        await response.aclose()
-    return json.loads(b"".join(chunks))  # ValueError: not JSON; RecursionError: nested too deeply
+    except http.TimeoutException as err:
+        raise openai.APITimeoutError(request=response.request) from err
+    except http.RequestError as err:
+        raise openai.APIConnectionError(request=response.request) from err
+    return b"".join(chunks)
 
 
 #: Each live client's request template (see _request_template), or None: send through `client.post`.
