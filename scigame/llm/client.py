@@ -381,7 +381,7 @@ def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
                 is not None or getattr(client, "_workload_identity_auth", None) is not None
                 or client.custom_auth is not None or not hasattr(client, "_send_request")
                 or not hasattr(client, "_make_status_error_from_response") or http_client.auth is not None
-                or any(http_client.event_hooks.values())):
+                or any(http_client.event_hooks.values()) or not hasattr(http_client, "_build_redirect_request")):
             return None
         if client._platform is None:
             from openai._base_client import get_platform
