@@ -126,10 +126,11 @@ def main() -> int:
             # cards compiled once, the fork server and the scorer pool started (once per process, as in a
             # campaign): not part of any level; each level's run opens its own client and negotiates anew
             _level(base_url, 4, 4, str(Path(tmp) / "warm"), args.workers)
-            for level in (int(x) for x in args.levels.split(",")):
+            for i, level in enumerate(int(x) for x in args.levels.split(",")):
                 episodes = max(4, level * args.waves)
                 load = os.getloadavg()[0]
-                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"c{level}"),
+                # a folder per row: a level named twice (--levels 32,32) is played twice, not resumed
+                elapsed, played, cpu = _level(base_url, level, episodes, str(Path(tmp) / f"row{i}"),
                                               args.workers)
                 waves = -(-played // level)
                 ideal = waves * calls * args.latency

@@ -25,6 +25,7 @@ import json
 from .compiler.artifact import ENVIRONMENTS, FORMAT_VERSION, CompiledCardData, EvaluationSet, Manifest, NoiseSpec, verify_folder
 from .system_score import SystemCardMixin
 from .oracle import Rejection, add_noise, check_defined, check_proposal, quantize
+from .predictor import mask_all
 
 
 
@@ -199,7 +200,7 @@ class CompiledCard(SystemCardMixin):
         check_defined(self.data, env, values, wanted)
         result = self.run_kernel(env, values)
         # by rule, a point where the law is not a finite number is a rejected observation
-        if self.data.system is not None and any(not np.isfinite(v).all() for k, v in result.items()
+        if self.data.system is not None and any(not mask_all(np.isfinite(v)) for k, v in result.items()
                                                 if wanted is None or k in wanted):
             raise Rejection([f"the system cannot be integrated to {self.data.system.time} at these inputs (more "
                              f"than {self.data.system.max_steps} steps, a step shrunk to rounding, or a state that "
@@ -235,7 +236,7 @@ def _refuse_non_finite(result: dict, inputs: Mapping[str, np.ndarray], wanted, h
     of its first such point (`T is not a finite number (±inf) at L=1e308`)."""
     bad = []
     for k, v in result.items():
-        if (wanted is None or k in wanted) and not np.isfinite(v).all():
+        if (wanted is None or k in wanted) and not mask_all(np.isfinite(v)):
             i = int(np.flatnonzero(~np.isfinite(np.atleast_1d(v)))[0])
             at = ", ".join(f"{n}={np.atleast_1d(x)[min(i, np.size(x) - 1)]:g}" for n, x in inputs.items())
             kind = "NaN" if np.isnan(np.atleast_1d(v)[i]) else "±inf"

@@ -17,6 +17,7 @@ import numpy as np
 from .compiler.artifact import CompiledCardData, InputSpec
 from .compiler.semantics import COMPARISONS
 from .identity_memo import IdentityMemo
+from .predictor import mask_all, mask_any
 
 
 class Rejection(ValueError):
@@ -71,23 +72,23 @@ def _check_one_input(spec: InputSpec, x: np.ndarray) -> list[str]:
     d = spec.domain
     reasons = []
     bad = ~np.isfinite(x)
-    if bad.any():
+    if mask_any(bad):
         reasons.append(f"{spec.name} = {_fmt(x[bad][0])} is not a finite number")
         x = np.where(bad, d.lo, x)
     if d.kind == "set":
         allowed = np.asarray(d.values)
         outside = ~np.isin(x, allowed)
-        if outside.any():
+        if mask_any(outside):
             reasons.append(f"{spec.name} = {_fmt(x[outside][0])} is not one of the allowed values "
                            f"{d.text()} [{spec.unit}]")
         return reasons
     outside = (x < d.lo) | (x > d.hi)
-    if outside.any():
+    if mask_any(outside):
         reasons.append(f"{spec.name} = {_fmt(x[outside][0])} is outside its domain "
                        f"{_fmt(d.lo)} .. {_fmt(d.hi)} [{spec.unit}]")
     if d.kind == "integer":
         frac = x != np.round(x)
-        if frac.any():
+        if mask_any(frac):
             reasons.append(f"{spec.name} = {_fmt(x[frac][0])} is not an integer")
     return reasons
 
@@ -127,8 +128,8 @@ def check_proposal(data: CompiledCardData, inputs: Mapping[str, object],
     return values
 
 
-#: Each comparison's two trees as tree_programs, by the comparison: a constraint is checked at
-#: every experiment.
+#: Each comparison's two trees as tree_programs, their constants folded, by the comparison: a
+#: constraint is checked at every experiment.
 _PROGRAMS = IdentityMemo(4096)
 
 
@@ -139,9 +140,9 @@ def _programs(c) -> Optional[dict]:
 
 
 def _record_programs(c) -> Optional[dict]:
-    from .predictor import PredictorInvalid, tree_program
+    from .predictor import PredictorInvalid, constants_folded, tree_program
     try:
-        return {"l": tree_program(c.left, "l"), "r": tree_program(c.right, "r")}
+        return {"l": constants_folded(tree_program(c.left, "l")), "r": constants_folded(tree_program(c.right, "r"))}
     except PredictorInvalid:
         return None
 
@@ -156,7 +157,7 @@ def _broken(c, values: Mapping[str, np.ndarray], names: list[str], what: str,
     except PredictorInvalid as exc:
         return [f"{what} `{c.text}` cannot be evaluated: {exc.reason}"]
     ok = COMPARISONS[c.op](both["l"], both["r"])
-    if np.all(ok):
+    if mask_all(ok):
         return []
     i = int(np.flatnonzero(~ok)[0])
     point = ", ".join(f"{n}={_fmt(values[n][i])}" for n in names)

@@ -378,6 +378,42 @@ def run_program(program: list[tuple], number: Callable[[float], Any], var: Calla
     return value
 
 
+def constants_folded(program: list[tuple]) -> list[tuple]:
+    """A ``tree_program`` for ``evaluate_predictor`` with each subtree that
+    names no variable recorded as the one number it comes to there (checked,
+    float64): a constant of a card's constraint, such as ``4 * pi * 11.34
+    [g/cm^3]``, is computed once rather than at every experiment, with the
+    same ops on the same values, so the same bits. A constant subtree that
+    leaves its domain or overflows stays as recorded: evaluating it raises
+    where and what it raised before."""
+    apply = _checked(_Points({}, 0))
+    folded: list[tuple] = []
+    constant: list[bool] = []  # per value the program leaves: a number step of `folded` alone
+    with np.errstate(all="ignore"):
+        for step in program:
+            if step[0] != 2:
+                folded.append(step)
+                constant.append(step[0] == 0)
+                continue
+            n = step[2]
+            value = None
+            if n and all(constant[-n:]):
+                try:
+                    value = apply(step[1], [np.float64(s[1]) for s in folded[-n:]], step[3])
+                except PredictorInvalid:
+                    value = None
+            if n:
+                del constant[-n:]
+            if value is not None and np.ndim(value) == 0:
+                del folded[-n:]
+                folded.append((0, value))
+                constant.append(True)
+            else:
+                folded.append(step)
+                constant.append(False)
+    return folded
+
+
 # --------------------------------------------------------------------------
 # Validation
 # --------------------------------------------------------------------------
@@ -494,10 +530,21 @@ def _fail(what: str, path: Path, points: _Points, mask) -> PredictorInvalid:
     return PredictorInvalid(f"{what} at {where} {points.describe(mask)}", where)
 
 
-def _any(mask) -> Any:
-    """``np.any(mask)``, an array's own ``any`` without numpy's dispatch (asked
-    at every op of every checked evaluation)."""
-    return mask.any() if isinstance(mask, (np.ndarray, np.generic)) else np.any(mask)
+def mask_any(mask) -> Any:
+    """``np.any(mask)`` without numpy's dispatch, asked at every op of every
+    checked evaluation and at every check of an experiment: a one-element
+    array's own item (an experiment is one point: a reduction costs ten
+    times as much), else an array's own ``any``."""
+    if isinstance(mask, np.ndarray):
+        return mask.item() if mask.size == 1 else mask.any()
+    return mask.any() if isinstance(mask, np.generic) else np.any(mask)
+
+
+def mask_all(mask) -> Any:
+    """``np.all(mask)``, as ``mask_any`` asks ``np.any``."""
+    if isinstance(mask, np.ndarray):
+        return mask.item() if mask.size == 1 else mask.all()
+    return mask.all() if isinstance(mask, np.generic) else np.all(mask)
 
 
 def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
@@ -507,13 +554,13 @@ def _checked(points: _Points) -> Callable[[Op, list, Path], Any]:
     def apply(row: Op, args: list, path: Path):
         for rule in row.domain:
             bad = rule.bad(*args)
-            if _any(bad):
+            if mask_any(bad):
                 raise _fail(rule.reason, path, points, bad)
         value = row.numpy(*args)
         if row.overflows:
-            bad = ~np.isfinite(value)
-            if _any(bad):
-                raise _fail(f"{row.name} overflowed to a non-finite value", path, points, bad)
+            finite = np.isfinite(value)
+            if not mask_all(finite):
+                raise _fail(f"{row.name} overflowed to a non-finite value", path, points, ~finite)
         return value
 
     return apply
@@ -577,10 +624,10 @@ def evaluate_predictor(
     env: dict[str, np.ndarray] = {}
     for name, raw in inputs.items():
         arr = np.asarray(raw, dtype=np.float64).ravel()
-        if not np.isfinite(arr).all():
+        if not mask_all(np.isfinite(arr)):
             raise ValueError(f"input {name!r} contains NaN or infinite values")
         env[name] = arr
-    size = int(np.prod(shape))
+    size = math.prod(shape)
     points = _Points(env, size)
 
     var, apply = _lookup(env), _checked(points)

@@ -71,6 +71,20 @@ def test_a_connection_is_kept_and_reused_unless_its_answer_was_left_unread():
     assert len(answers.threads) == 2
 
 
+def test_plain_http_never_loads_the_certificate_store(monkeypatch):
+    """The store is loaded for the first TLS connection (the TLS test below), not for a client
+    that only speaks plain HTTP (a local endpoint): loading it was most of a run's fixed CPU."""
+    def refuse():
+        raise AssertionError("the certificate store was loaded for plain HTTP")
+
+    monkeypatch.setattr(http, "create_ssl_context", refuse)
+    with FakeOpenAI(Threads(), api_key=None) as server:
+        async def go():
+            async with _client() as client:
+                return [(await _post(client, server.base_url)).status_code for _ in range(2)]
+        assert asyncio.run(go()) == [200, 200]
+
+
 def test_connections_stay_within_the_limits_and_expire_when_idle():
     answers = Threads(latency=0.1)
     with FakeOpenAI(answers, api_key=None) as server:
@@ -164,13 +178,43 @@ def test_tls_is_verified_against_the_certificate_store(tmp_path, monkeypatch):
                 monkeypatch.setenv("SSL_CERT_FILE", str(cert))
             else:
                 monkeypatch.delenv("SSL_CERT_FILE", raising=False)
-            async with _client() as client:
-                response = await client.post(f"https://localhost:{port}/v1/chat/completions", json={"n": 1})
+            async with _client(keep=0) as client:  # kept none: two connections, one store
+                for n in (1, 2):
+                    response = await client.post(f"https://localhost:{port}/v1/chat/completions", json={"n": n})
                 return response.status_code, json.loads(response.content)
         finally:
             server.close()
 
+    loaded = []
+    create = http.create_ssl_context
+    monkeypatch.setattr(http, "create_ssl_context", lambda *a, **k: loaded.append(1) or create(*a, **k))
     assert asyncio.run(go(trusted=True)) == (200, {"ok": True})
-    assert served == [{"n": 1}]
+    assert served == [{"n": 1}, {"n": 2}]
+    assert loaded == [1]
     with pytest.raises(http.ConnectError):  # a certificate nobody vouches for
         asyncio.run(go(trusted=False))
+
+
+def test_a_request_head_is_validated_as_h11_validates_it_each_field_once():
+    """_request_event gives the event h11's full validation gives, the first
+    time and from its record of validated fields after; a field never
+    validated (a value with a line break) is refused as h11 refuses it."""
+    import h11
+
+    from scigame.llm import connections
+
+    connections._VALID_FIELDS.clear()
+
+    def event_of(headers):
+        request = http.Request("POST", "http://127.0.0.1:9/v1/chat/completions?x=1", headers=headers,
+                               content=b'{"a": 1}')
+        return connections._request_event(h11, request), h11.Request(
+            method=request.method, target=request.url.raw_path, headers=request.headers.raw)
+
+    for length in (1, 2):  # validated in full, then from the record
+        ours, full = event_of({"Authorization": "Bearer k", "X-Stainless-Lang": "python"})
+        assert (ours.method, ours.target, list(ours.headers), ours.headers.raw_items()) == (
+            full.method, full.target, list(full.headers), full.headers.raw_items())
+        assert len(connections._VALID_FIELDS) == 3  # Host, Authorization, X-Stainless-Lang (not the length)
+    with pytest.raises(h11.LocalProtocolError):
+        event_of({"Authorization": "Bearer k\r\nX-Injected: 1"})

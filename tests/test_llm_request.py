@@ -125,3 +125,85 @@ def test_the_request_bytes_are_openais_with_the_schema_written_once():
     body["response_format"]["json_schema"]["schema"] = other
     assert chat._content(kwargs, body["response_format"], other, "action") == openapi_dumps(body)
     assert len(chat._formats) == 2
+
+
+def _completion_body(content: str, prompt_tokens: int) -> bytes:
+    import json
+
+    return json.dumps({"id": "c", "object": "chat.completion", "created": 0, "model": "fake-model",
+                       "choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": content}}],
+                       "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": 1,
+                                 "total_tokens": prompt_tokens + 1}}).encode()
+
+
+def _complete_against(answers: list[bytes], retries: int = 0):
+    """One ChatClient.complete against a server that answers its requests
+    with `answers` (whole HTTP responses, or cut short), in order, one per
+    connection, which it then closes; returns the completion and the
+    requests' (path, JSON body)."""
+    import json
+
+    seen = []
+
+    async def handle(reader, writer):
+        head = await reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        length = next(int(line.split(":")[1]) for line in lines if line.lower().startswith("content-length:"))
+        seen.append((lines[0].split()[1], json.loads(await reader.readexactly(length))))
+        writer.write(answers.pop(0))
+        await writer.drain()
+        writer.close()
+
+    async def go():
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        chat = ChatClient(LLMConfig(model="fake-model", base_url=f"http://127.0.0.1:{port}/v1",
+                                    api_key_env=KEY_ENV, max_retries=retries, backoff_base=0.01))
+        try:
+            answer = await chat.complete(MESSAGES)
+            assert _TEMPLATES.get(chat._client) is not None  # the template path
+            return answer
+        finally:
+            await chat.close()
+            server.close()
+
+    return asyncio.run(go()), seen
+
+
+def test_a_redirect_is_followed_as_openais_client_follows_it():
+    """The template's requests go straight to the transport; the request a
+    redirect (307) asks for goes through openai's own send, with the same
+    body, as every call did before."""
+    body = _completion_body('{"x": 2}', 3)
+    answer, seen = _complete_against([
+        b"HTTP/1.1 307 Temporary Redirect\r\nLocation: /v1/elsewhere/chat/completions\r\nContent-Length: 0\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)])
+    assert answer.text == '{"x": 2}' and answer.usage.input_tokens == 3
+    assert [path for path, _ in seen] == ["/v1/chat/completions", "/v1/elsewhere/chat/completions"]
+    assert seen[0][1] == seen[1][1] and seen[0][1]["messages"] == MESSAGES
+
+
+def test_a_content_encoded_answer_is_decoded():
+    """An answer read straight from the transport is one not content-encoded;
+    a gzip-encoded one (openai asks for gzip) is decoded as before."""
+    import gzip
+
+    body = gzip.compress(_completion_body('{"x": 3}', 4))
+    answer, _ = _complete_against([b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
+                                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body)])
+    assert answer.text == '{"x": 3}' and answer.usage.input_tokens == 4
+
+
+def test_an_answer_cut_off_mid_body_is_a_retried_connection_fault():
+    """The connection closed before the body's Content-Length came: a
+    transport fault like one before the answer (retried, then
+    EndpointFault), never the HTTP library's own error out of the client."""
+    body = _completion_body('{"x": 4}', 5)
+    whole = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
+    cut = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (
+        len(body), body[:len(body) // 2])
+    answer, seen = _complete_against([cut, whole], retries=1)
+    assert answer.text == '{"x": 4}' and answer.usage.retries == 1 and len(seen) == 2
+    with pytest.raises(EndpointFault, match="APIConnectionError"):
+        _complete_against([cut])

@@ -545,3 +545,17 @@ def test_evaluation_emits_no_numpy_warnings():
         warnings.simplefilter("error")
         with pytest.raises(PredictorInvalid):
             evaluate_predictor(pred, {"r": np.array([0.0])})
+
+
+def test_mask_any_and_mask_all_answer_as_numpy_does():
+    """The evaluator's and the oracle's checks ask mask_any/mask_all (a one-element
+    mask answered by its item): the same truth as np.any/np.all on every kind of mask."""
+    from scigame.predictor import mask_all, mask_any
+
+    rng = np.random.default_rng(7)
+    masks = [np.array([], dtype=bool), np.array(True), np.array(False), np.bool_(True), np.bool_(False),
+             [True, False], [False], np.array([np.nan]), np.array([0.0]), np.array([[1.0]]), np.array([-0.0, 0.0])]
+    masks += [rng.random(n) < p for n in (1, 2, 7) for p in (0.0, 0.5, 1.0)]
+    for mask in masks:
+        assert bool(mask_any(mask)) == bool(np.any(mask)), mask
+        assert bool(mask_all(mask)) == bool(np.all(mask)), mask

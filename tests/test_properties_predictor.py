@@ -14,6 +14,7 @@ import json
 import math
 
 import numpy as np
+import pytest
 import sympy as sp
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -423,6 +424,53 @@ def test_a_recorded_tree_program_folds_as_the_tree_does(tree, inputs):
     for given_inputs in (inputs, alone):
         assert (outcome(lambda: evaluate_predictor({"F": tree}, given_inputs, {"F": program}))
                 == outcome(lambda: evaluate_predictor({"F": tree}, given_inputs)))
+
+
+@SETTINGS
+@given(st.one_of(valid_trees, junk_trees), points)
+def test_a_program_with_its_constants_folded_evaluates_to_the_same_bits(tree, inputs):
+    """constants_folded (the oracle's constraints) changes no bit of a value
+    and no error: the same reason at the same path, for a constant subtree
+    out of its domain too."""
+    from scigame.predictor import constants_folded, tree_program
+
+    def outcome(programs):
+        try:
+            value = evaluate_predictor({"F": tree}, given_inputs, programs)["F"]
+            return value.shape, value.tobytes()
+        except PredictorInvalid as e:
+            return ("invalid", e.reason, e.path)
+
+    try:
+        program = tree_program(tree, "F")
+    except PredictorInvalid:
+        return
+    folded = constants_folded(program)
+    assert len(folded) <= len(program)
+    for given_inputs in (inputs, {"x": inputs["x"]}):
+        assert outcome({"F": folded}) == outcome({"F": program})
+
+
+def test_constants_folded_computes_a_constant_once_and_keeps_one_that_fails():
+    from scigame.predictor import constants_folded, tree_program
+
+    pi = {"op": "acos", "args": [-1.0]}
+    tree = {"op": "div", "args": [{"var": "x"}, {"op": "mul", "args": [4.0, pi, 11.34]}]}
+    folded = constants_folded(tree_program(tree, "F"))
+    assert [s[0] for s in folded] == [1, 0, 2]  # x, the one number, div
+    assert folded[1][1] == np.multiply(np.multiply(4.0, np.arccos(-1.0)), 11.34)
+    x = np.array([0.5, 3.0])
+    assert (evaluate_predictor({"F": tree}, {"x": x}, {"F": folded})["F"].tobytes()
+            == evaluate_predictor({"F": tree}, {"x": x})["F"].tobytes())
+    failing = {"op": "add", "args": [{"var": "x"}, {"op": "log", "args": [{"op": "sub", "args": [1.0, 2.0]}]}]}
+    program = tree_program(failing, "F")
+    folded = constants_folded(program)
+    assert [s[0] for s in folded] == [1, 0, 2, 2]  # 1 - 2 folded; the log of it kept, to fail where it did
+    with pytest.raises(PredictorInvalid) as kept:
+        evaluate_predictor({"F": failing}, {"x": x}, {"F": folded})
+    with pytest.raises(PredictorInvalid) as before:
+        evaluate_predictor({"F": failing}, {"x": x})
+    assert (kept.value.reason, kept.value.path) == (before.value.reason, before.value.path)
 
 
 @settings(SETTINGS, max_examples=200)

@@ -324,16 +324,36 @@ async def _post(client: openai.AsyncOpenAI, body: dict, content: Optional[bytes]
         if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
             raise _BadCompletion(f"the endpoint's answer is {int(declared):,} bytes, more than the "
                                  f"{MAX_BODY_BYTES:,} a completion may take")
-        chunks, size = [], 0
-        async for chunk in response.aiter_bytes():
+        # an answer not content-encoded is the transport's stream itself: httpx's decoding layers
+        # (a decoder, a chunker, a byte count and an error context per chunk) have nothing to do
+        plain = template is not None and response.headers.get("content-encoding", "identity") == "identity"
+        content = await _body(response, plain)
+    finally:
+        await response.aclose()
+    return json.loads(content)  # ValueError: not JSON; RecursionError: nested too deeply
+
+
+async def _body(response, plain: bool) -> bytes:
+    """An answer's body as it streams (`plain`: from the transport's stream
+    itself), at most MAX_BODY_BYTES of it. The connection failing while it
+    is read (cut off before its Content-Length, a read timeout) is the same
+    transport fault as failing before the answer, mapped as openai maps that
+    one (APIConnectionError, APITimeoutError: retried), not the HTTP
+    library's own error escaping the client."""
+    http = _http_library()
+    chunks, size = [], 0
+    try:
+        async for chunk in (response.stream if plain else response.aiter_bytes()):
             size += len(chunk)
             if size > MAX_BODY_BYTES:
                 raise _BadCompletion(f"the endpoint's answer is longer than the {MAX_BODY_BYTES:,} bytes "
                                      "a completion may take")
             chunks.append(chunk)
-    finally:
-        await response.aclose()
-    return json.loads(b"".join(chunks))  # ValueError: not JSON; RecursionError: nested too deeply
+    except http.TimeoutException as err:
+        raise openai.APITimeoutError(request=response.request) from err
+    except http.RequestError as err:
+        raise openai.APIConnectionError(request=response.request) from err
+    return b"".join(chunks)
 
 
 #: Each live client's request template (see _request_template), or None: send through `client.post`.
@@ -341,28 +361,34 @@ _TEMPLATES: "weakref.WeakKeyDictionary[openai.AsyncOpenAI, Optional[tuple]]" = w
 
 
 def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
-    """(url, headers, extensions) of a chat-completions POST, as openai's own
-    `_build_request` makes them (auth, default and platform headers, the
-    timeout), built once per client (it runs in a thread: openai reads the
+    """(url, headers, extensions, ..., transport) of a chat-completions POST,
+    as openai's own `_build_request` makes them (auth, default and platform
+    headers, the timeout), and the transport its HTTP client sends them
+    through, built once per client (it runs in a thread: openai reads the
     platform from the system the first time). Building and validating them
     anew was the largest part of the client's CPU per call. None when the
-    client does something per request (an API-key provider, a custom auth,
-    a provider runtime, a legacy httpx), or openai's internals are not the
-    ones this was written against: then every call goes through `client.post`."""
+    client does something per request (an API-key provider, a custom or
+    workload-identity auth, a provider runtime, HTTP auth or event hooks, a
+    legacy httpx), or openai's internals are not the ones this was written
+    against: then every call goes through `client.post`."""
     try:
         from openai._httpx2 import request_exceptions, timeout_exceptions  # noqa: F401 (what _send_built uses)
         from openai._models import FinalRequestOptions
         from openai._utils._json import openapi_dumps  # noqa: F401
 
+        http_client = client._client
         if (getattr(client, "_provider_runtime", None) is not None or getattr(client, "_api_key_provider", None)
-                is not None or client.custom_auth is not None or not hasattr(client, "_send_request")
-                or not hasattr(client, "_make_status_error_from_response")):
+                is not None or getattr(client, "_workload_identity_auth", None) is not None
+                or client.custom_auth is not None or not hasattr(client, "_send_request")
+                or not hasattr(client, "_make_status_error_from_response") or http_client.auth is not None
+                or any(http_client.event_hooks.values()) or not hasattr(http_client, "_build_redirect_request")):
             return None
         if client._platform is None:
             from openai._base_client import get_platform
             client._platform = get_platform()
         built = client._build_request(FinalRequestOptions.construct(method="post", url="/chat/completions",
                                                                     json_data={}))
+        transport = http_client._transport_for_url(built.url)  # its proxy, when the environment names one
     except (ImportError, AttributeError, TypeError):
         return None
     idempotency = getattr(client, "_idempotency_header", None)  # openai's own: none for OpenAI's API
@@ -370,21 +396,21 @@ def _request_template(client: openai.AsyncOpenAI) -> Optional[tuple]:
     headers = type(built.headers)([(k, v) for k, v in built.headers.raw if k.lower() not in skip])
     # the URL and headers as the HTTP library's own objects: a request made from them copies them
     # rather than parsing the URL and normalising every header again, each call
-    return built.url, headers, dict(built.extensions), type(built), idempotency
+    return built.url, headers, dict(built.extensions), type(built), idempotency, transport
 
 
 async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, content: Optional[bytes] = None):
-    """Send `body` with the template's URL and headers through openai's own
-    send (its auth retry, its HTTP client and pool) and map failures as
-    openai's `request` does: a timeout to APITimeoutError, another transport
-    error to APIConnectionError, HTTP 4xx/5xx to openai's status errors
+    """Send `body` with the template's URL and headers straight to its HTTP
+    client's transport (`_sent`) and map failures as openai's `request` does:
+    a timeout to APITimeoutError, another transport error to
+    APIConnectionError, HTTP 4xx/5xx to openai's status errors
     (`_make_status_error_from_response`: RateLimitError, AuthenticationError, ...)."""
     import uuid
 
     from openai._httpx2 import request_exceptions, timeout_exceptions
     from openai._utils._json import openapi_dumps
 
-    url, headers, extensions, request_type, idempotency = template
+    url, headers, extensions, request_type, idempotency, transport = template
     content = openapi_dumps(body) if content is None else content
     headers = type(headers)(headers)
     if idempotency:  # a fresh key per call, as openai's `request` makes one per call
@@ -396,7 +422,7 @@ async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, c
                            extensions=dict(extensions))
     request.read()  # its `content`, as a request made with content= has it
     try:
-        response = await client._send_request(request, stream=True)
+        response = await _sent(client, transport, request)
     except timeout_exceptions() as err:
         raise openai.APITimeoutError(request=request) from err
     except openai.OpenAIError:
@@ -411,6 +437,23 @@ async def _send_built(client: openai.AsyncOpenAI, template: tuple, body: dict, c
         finally:
             await response.aclose()
         raise client._make_status_error_from_response(response) from None
+    return response
+
+
+async def _sent(client: openai.AsyncOpenAI, transport, request):
+    """The transport's answer to `request`. openai's own send (its auth
+    retry, then its HTTP client's auth flow, redirects, event hooks and
+    cookie jar) has nothing to do for a client that `_request_template`
+    accepts except follow a redirect: the request a redirect asks for goes
+    through it, built and followed as its HTTP client follows one. Each
+    layer cost CPU every call."""
+    response = await transport.handle_async_request(request)
+    response.request = request
+    http_client = client._client
+    if response.has_redirect_location and http_client.follow_redirects:
+        follow = http_client._build_redirect_request(request, response)
+        await response.aclose()
+        response = await client._send_request(follow, stream=True)
     return response
 
 

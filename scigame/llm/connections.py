@@ -116,8 +116,7 @@ class _Connection(asyncio.Protocol):
     async def send(self, request, timeout: Optional[float]) -> None:
         h11, http = self._h11mod, self._http
         try:
-            data = self.h11.send(h11.Request(method=request.method, target=request.url.raw_path,
-                                             headers=request.headers.raw))
+            data = self.h11.send(_request_event(h11, request))
             chunks = [data]
             async for chunk in request.stream:
                 chunks.append(self.h11.send(h11.Data(data=chunk)))
@@ -175,6 +174,52 @@ class _Connection(asyncio.Protocol):
         return b""
 
 
+#: Header fields (name, value) h11 has validated, of the requests sent: a chat call's are the same
+#: every call but its Content-Length, and validating each again (two regular expressions a field)
+#: was the largest part of building a request's head.
+_VALID_FIELDS: set = set()
+VALID_FIELDS_KEPT = 4096
+
+
+@functools.cache
+def _h11_headers() -> Optional[type]:
+    """h11's `Headers`, what its normalisation makes (None where h11 has no such class)."""
+    try:
+        from h11._headers import Headers
+    except ImportError:
+        return None
+    return Headers
+
+
+def _request_event(h11: Any, request) -> Any:
+    """`h11.Request` of an HTTP library's request. Its fields are validated
+    as h11 validates them (`normalize_and_validate`): each field once, after
+    which the request's own (raw name, lower-cased name, value) triples,
+    which are h11's `Headers` as its normalisation makes them, are given as
+    they are. A field never validated, a Transfer-Encoding, or a
+    Content-Length that is not one field of digits goes through h11's
+    whole validation."""
+    triples = getattr(request.headers, "_list", None)  # httpx's, as h11 keeps them
+    headers = _h11_headers()
+    if triples is not None and headers is not None:
+        lengths = 0
+        for raw, name, value in triples:
+            if name == b"content-length" and value.isdigit() and len(value) < 19:
+                lengths += 1
+            elif (raw, value) not in _VALID_FIELDS:
+                break
+        else:
+            if lengths <= 1:
+                return h11.Request(method=request.method.encode("ascii"), target=request.url.raw_path,
+                                   headers=headers(list(triples)), _parsed=True)
+    fields = request.headers.raw
+    event = h11.Request(method=request.method, target=request.url.raw_path, headers=fields)
+    if len(_VALID_FIELDS) + len(fields) > VALID_FIELDS_KEPT:
+        _VALID_FIELDS.clear()
+    _VALID_FIELDS.update(f for f in fields if f[0].lower() not in (b"content-length", b"transfer-encoding"))
+    return event
+
+
 class _Body:
     """An answer's body as it arrives; closing it gives the connection back to the pool (or
     closes it, when the answer was not read to its end). Made a stream of the HTTP
@@ -215,8 +260,10 @@ class _Lean:
         self._idle: list[_Connection] = []
         self._open = 0
         self._waiting: deque = deque()
-        # one certificate store for every connection, built as httpx's own transport builds its own
-        self._ssl = self.http.create_ssl_context()
+        # one certificate store for every connection, built as httpx's own transport builds its own, when
+        # the first TLS connection is made: loading it is most of a run's fixed CPU, and plain HTTP (a
+        # local endpoint) never reads it
+        self._ssl = None
         self._closed = False
 
     async def handle_async_request(self, request):
@@ -296,6 +343,8 @@ class _Lean:
         tls = {}
         if scheme == "https":
             sni = request.extensions.get("sni_hostname") or host
+            if self._ssl is None:
+                self._ssl = self.http.create_ssl_context()
             tls = {"ssl": self._ssl, "server_hostname": sni, "ssl_handshake_timeout": timeout}
         loop = asyncio.get_running_loop()
         try:
