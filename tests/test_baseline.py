@@ -636,3 +636,25 @@ def test_statement_keeps_the_names_of_inputs_ending_in_a():
                              law, n=10)
     text = action.hypotheses[action.submission.selected].statement
     assert "omega" in text and "alpha" in text, text
+
+
+def test_adaptive_gives_up_when_the_search_over_every_reading_still_misses_one(tmp_path):
+    """Issue 29, honest failure: the leak-shifted charging law is outside the
+    search; its best form predicts new readings within the tolerance, but the
+    search over every reading returns that same form missing one of them.
+    The baseline says so at low confidence instead of measuring the same
+    verdict until the step budget ends (it ran all 64 steps before)."""
+    from scigame.players.baseline.player import UNFIT_CAP
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = scigame.load_card(CARDS.parent.parent / "benchmarks" / "shifted" / "dev" / "charging_term_01.sci",
+                             cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
+                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
+    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    last = ep.turns[-1].action
+    assert last.submission is not None and ep.outcome.steps < 64
+    assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
+    assert "best weak fit" in last.notes and "best weak fit" in last.submission.explanation
+    assert not ep.outcome.protocol_ok and not ep.outcome.strict_success

@@ -3,12 +3,13 @@ against points and counts worked out by hand."""
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from scigame.players.baseline.design import RIVAL_FLOOR, choose, findings, plan_size, planned
+from scigame.players.baseline.design import RIVAL_FLOOR, choose, findings, plan_size, planned, slopes
 from scigame.players.baseline.identify import Hyp
 from scigame.players.baseline.task import Input, Output, Sampler
 
@@ -50,15 +51,53 @@ def _observations(inputs, law):
     return [SimpleNamespace(inputs=p, outputs={"y": law(p["a"], p["b"])}) for p, _ in planned(inputs)]
 
 
+def _separability(found):
+    return [f for f in found if "separable" in f]
+
+
 def test_findings_tell_multiplicative_from_additive_separability():
     a, b = _linear("a", 1.0, 10.0), _linear("b", 1.0, 10.0, unit="s")
     out = Output("y", "1", tol_abs=1e-9, tol_rel=1e-6)
-    assert findings([a, b], [out], _observations([a, b], lambda x, y: 3 * x * y ** 2)) == [
+    assert _separability(findings([a, b], [out], _observations([a, b], lambda x, y: 3 * x * y ** 2))) == [
         "y is multiplicatively separable in a and b"]
-    assert findings([a, b], [out], _observations([a, b], lambda x, y: x + 2 * y)) == [
+    assert _separability(findings([a, b], [out], _observations([a, b], lambda x, y: x + 2 * y))) == [
         "y is additively separable in a and b"]
-    assert findings([a, b], [out], _observations([a, b], lambda x, y: np.sin(x * y) + 2)) == []
-    assert findings([a, b], [out], _observations([a, b], lambda x, y: x * y)[:3]) == []  # the pair point missing
+    assert _separability(findings([a, b], [out], _observations([a, b], lambda x, y: np.sin(x * y) + 2))) == []
+    # the pair point missing
+    assert _separability(findings([a, b], [out], _observations([a, b], lambda x, y: x * y)[:3])) == []
+
+
+def test_slopes_of_a_power_law_are_its_exponents_on_both_sides():
+    a, b = _linear("a", 1.0, 10.0), _linear("b", 1.0, 10.0, unit="s")
+    out = Output("y", "1", tol_abs=1e-9, tol_rel=1e-6)
+    got = slopes([a, b], [out], _observations([a, b], lambda x, y: 3 * x ** 1.5 * y ** -2))
+    assert [(o, i) for o, i, *_ in got] == [("y", "a"), ("y", "b")]
+    for (_, _, below, above, allowed), p in zip(got, (1.5, -2.0)):
+        assert below == pytest.approx(p, abs=1e-9) and above == pytest.approx(p, abs=1e-9)
+        assert 0 < allowed < 1e-4  # 1e-6 relative tolerances over logs of ratios near 2
+    found = findings([a, b], [out], _observations([a, b], lambda x, y: 3 * x ** 1.5 * y ** -2))
+    assert found[:2] == ["y scales as a power of a: one log–log slope, 1.5, on both sides of the base point",
+                         "y scales as a power of b: one log–log slope, -2, on both sides of the base point"]
+
+
+def test_slope_of_a_shifted_law_drifts_by_hand():
+    # y = a + 11 at b = 5.5: a at 2.35, 5.5, 8.65 (15%, 50%, 85% of 1..10)
+    a, b = _linear("a", 1.0, 10.0), _linear("b", 1.0, 10.0, unit="s")
+    out = Output("y", "1", tol_abs=1e-9, tol_rel=1e-3)
+    got = slopes([a, b], [out], _observations([a, b], lambda x, y: x + 2 * y))
+    _, name, below, above, allowed = got[0]
+    assert name == "a"
+    assert below == pytest.approx(math.log(16.5 / 13.35) / math.log(5.5 / 2.35), rel=1e-12)
+    assert above == pytest.approx(math.log(19.65 / 16.5) / math.log(8.65 / 5.5), rel=1e-12)
+    assert abs(above - below) > allowed
+    assert findings([a, b], [out], _observations([a, b], lambda x, y: x + 2 * y))[0].startswith(
+        "the log–log slope of y in a drifts from 0.249 to 0.386")
+
+
+def test_slopes_skip_inputs_of_either_sign_and_readings_that_cross_zero():
+    a, b = _linear("a", 1.0, 10.0), _linear("b", -1.0, 1.0, unit="s")
+    out = Output("y", "1", tol_abs=1e-9, tol_rel=1e-6)
+    assert slopes([a, b], [out], _observations([a, b], lambda x, y: (x - 5) * (y + 2))) == []  # y < 0 at a low
 
 
 def test_choose_goes_where_the_rival_disagrees_most():

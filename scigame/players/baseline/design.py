@@ -2,7 +2,10 @@
 
 1. A base point at mid-domain, then one input at a time moved to a low and
    a high value with the others held at the base (the controlled
-   comparisons of the explanation).
+   comparisons of the explanation); their readings give the output's
+   log–log slope in each positive input below and above the base (one
+   slope for a power of that input, a drifting one for a sum, a shift or
+   a saturation in it: `slopes`).
 2. Separability and symmetry: for pairs of inputs, the point with both
    moved, which tells whether their effects multiply (f(a′,b′)·f(a,b) =
    f(a′,b)·f(a,b′)) or add; for two inputs of the same dimension, the
@@ -77,10 +80,55 @@ def plan_size(n: int, budget: Optional[int]) -> int:
     return n if budget is None else max(min(n, budget // 2), min(4, budget))
 
 
-def findings(inputs: list[Input], outputs: list[Output], observations: list) -> list[str]:
-    """What the controlled design showed: separable pairs, symmetric pairs."""
+def _reading(table: dict, inputs: list[Input], u: dict[str, float], o: Output) -> float:
+    row = table.get(tuple(sorted(_point(inputs, u).items())))
+    try:
+        return float(row.get(o.name, math.nan)) if row is not None else math.nan
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def slopes(inputs: list[Input], outputs: list[Output],
+           observations: list) -> list[tuple[str, str, float, float, float]]:
+    """The log–log slopes d ln y / d ln x of each output in each positive
+    input, from the one-at-a-time design: below the base (low to base) and
+    above it (base to high), with the others held at the base; and the
+    largest difference of the two that the tolerances of the three readings
+    allow. A power of x has one slope on both sides; a sum, a shift or a
+    saturation in x makes it drift. (output, input, below, above, allowed)
+    for every pair whose readings are there and of one sign."""
     table = {tuple(sorted(ob.inputs.items())): ob.outputs for ob in observations}
     out = []
+    for i in inputs:
+        if not i.varies or not i.positive:
+            continue
+        x = [_point(inputs, u)[i.name] for u in ({i.name: LOW}, {}, {i.name: HIGH})]
+        if not (0 < x[0] < x[1] < x[2]):
+            continue
+        for o in outputs:
+            y = np.array([_reading(table, inputs, u, o) for u in ({i.name: LOW}, {}, {i.name: HIGH})])
+            if not np.all(np.isfinite(y)) or not (np.all(y > 0) or np.all(y < 0)):
+                continue
+            rel = o.scale(y) / np.abs(y)  # each reading's tolerance, relative: the error of its log
+            dl, du = math.log(x[1] / x[0]), math.log(x[2] / x[1])
+            below, above = math.log(y[1] / y[0]) / dl, math.log(y[2] / y[1]) / du
+            allowed = (rel[0] + rel[1]) / dl + (rel[1] + rel[2]) / du
+            out.append((o.name, i.name, below, above, allowed))
+    return out
+
+
+def findings(inputs: list[Input], outputs: list[Output], observations: list) -> list[str]:
+    """What the controlled design showed: the scaling in each input (one
+    log–log slope or a drifting one), separable pairs, symmetric pairs."""
+    table = {tuple(sorted(ob.inputs.items())): ob.outputs for ob in observations}
+    out = []
+    for o, name, below, above, allowed in slopes(inputs, outputs, observations):
+        if abs(above - below) <= allowed:
+            out.append(f"{o} scales as a power of {name}: one log–log slope, {0.5 * (below + above):.3g}, "
+                       f"on both sides of the base point")
+        else:
+            out.append(f"the log–log slope of {o} in {name} drifts from {below:.3g} to {above:.3g}: "
+                       f"not a power of {name} alone (a sum, a shift or a saturation in {name})")
     for a, b in _pairs(inputs):
         keys = [_point(inputs, u) for u in ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})]
         rows = [table.get(tuple(sorted(k.items()))) for k in keys]
