@@ -8,6 +8,8 @@
   storage     writing each episode to SQLite (the runner's process:
               Store.put and Store.finish_attempt)
   episode     a worker's whole episode (executors._worker_play)
+  episode_cpu the CPU time of those episodes (time.process_time: what the
+              load of other processes on the machine does not inflate)
 
 With SCIGAME_BENCH_TIMERS set to a folder, importing this module installs
 the timers; eval_matrix.py adds it to the fork server's preloaded modules,
@@ -50,11 +52,12 @@ def dump() -> None:
 def _worker_episode(fn):
     @functools.wraps(fn)  # its name too: the runner sends it to the workers by name
     def wrapper(*a, **kw):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         try:
             return fn(*a, **kw)
         finally:
             spent["episode"] += time.perf_counter() - t0
+            spent["episode_cpu"] += time.process_time() - c0
             spent["episodes"] += 1
             dump()
     return wrapper

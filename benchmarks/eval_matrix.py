@@ -91,6 +91,7 @@ def _differences(a: list, b: list) -> tuple[int, int]:
 def print_split(spent: dict, wall: float, workers: int) -> None:
     """Where the time went, in every process: the four kinds of work, the rest of the episodes'
     time, and the processes' time outside any episode (start-up, waiting for the last episodes)."""
+    import os
     if workers > 1:
         episodes = spent.get("episode", 0.0)
         if not episodes:
@@ -100,6 +101,8 @@ def print_split(spent: dict, wall: float, workers: int) -> None:
         print(f"{workers} workers x wall = {capacity:.1f} s: {episodes:.1f} s ({episodes / capacity:.0%}) in "
               f"{spent.get('episodes', 0):.0f} episodes, {capacity - episodes:.1f} s outside them "
               "(start-up, the runner, idle while the last episodes finish)")
+        print(f"CPU in the episodes: {spent.get('episode_cpu', 0):.1f} s (of their {episodes:.1f} s; "
+              f"load {os.getloadavg()[0]:.1f})")
     else:
         episodes, capacity = wall, wall
     print(f"{'where':<12}{'s':>9}{'share':>8}   (of the episodes' time)")

@@ -44,42 +44,63 @@ def _constants(tree, path=()):
     return out
 
 
-def _replace(tree, path, value):
-    if not path:
-        return value
-    node = dict(tree)
-    args = list(node["args"])
-    args[path[0]] = _replace(args[path[0]], path[1:], value)
-    node["args"] = args
-    return node
+def _leaf_order(tree, path=()):
+    """The paths of a tree's number leaves in the order fold_tree reads them
+    (children left to right)."""
+    out, stack = [], [(tree, path)]
+    while stack:
+        node, p = stack.pop()
+        if isinstance(node, dict):
+            args = node.get("args", [])
+            stack.extend((args[i], p + (i,)) for i in range(len(args) - 1, -1, -1))
+        elif isinstance(node, (int, float)) and not isinstance(node, bool):
+            out.append(p)
+    return out
 
 
 def refits_to_weak(card, env: str, predictor: dict) -> bool:
     """Can new values of the predictor's free constants make it pass weak?"""
+    errors = refit_errors(card, env, predictor)
+    return errors is not None and bool(np.max(np.abs(errors)) <= 1.0)
+
+
+def refit_errors(card, env: str, predictor: dict) -> Optional[np.ndarray]:
+    """The scaled errors on the hidden set after least squares refits the
+    predictor's free constants; None when it has none (or more than 12) or
+    the fit fails."""
+    import math
+
     from scipy.optimize import least_squares
 
-    from .predictor import PredictorInvalid, evaluate_predictor
+    from .predictor import PredictorInvalid, evaluate_predictor, tree_program
     from .scoring import scaled_errors
 
     slots = [(out, p, v) for out, tree in predictor.items() for p, v in _constants(tree)]
     if not slots or len(slots) > 12:
-        return False
+        return None
     ev = card.evaluation
     inputs = {k: np.asarray(v, dtype=float) for k, v in ev.inputs.items()}
     truth = {o.name: np.asarray(ev.outputs[env][o.name], dtype=float) for o in card.data.outputs}
     tol = {o.name: (o.tol_abs, o.tol_rel) for o in card.data.outputs}
     x0 = np.array([v for _, _, v in slots])
     scale = np.where(x0 != 0, np.abs(x0), 1.0)
-
-    def build(z):
-        trees = dict(predictor)
-        for (out, p, _), value in zip(slots, z * scale):
-            trees[out] = _replace(trees[out], p, float(value))
-        return trees
+    # Each tree's fold recorded once (the predictor is validated); a refit
+    # changes only its number steps, found by their leaves' reading order.
+    programs = {out: tree_program(tree, str(out)) for out, tree in predictor.items()}
+    numbers = {out: [i for i, step in enumerate(prog) if step[0] == 0] for out, prog in programs.items()}
+    step_of = {(out, leaf): numbers[out][k] for out, tree in predictor.items()
+               for k, leaf in enumerate(_leaf_order(tree))}
+    where = [(out, step_of[(out, p)]) for out, p, _ in slots]
 
     def residuals(z):
+        values = z * scale
+        if not all(math.isfinite(float(v)) for v in values):  # a leaf fold_tree would refuse
+            return np.full(sum(len(t) for t in truth.values()), 1e6)
+        runs = {out: list(prog) for out, prog in programs.items()}
+        for (out, i), value in zip(where, values):
+            runs[out][i] = (0, float(value))
         try:
-            pred = evaluate_predictor(build(z), inputs)
+            pred = evaluate_predictor(predictor, inputs, programs=runs)
         except PredictorInvalid:
             return np.full(sum(len(t) for t in truth.values()), 1e6)
         return np.concatenate([scaled_errors(np.broadcast_to(pred[k], truth[k].shape), truth[k], *tol[k])
@@ -88,8 +109,8 @@ def refits_to_weak(card, env: str, predictor: dict) -> bool:
     try:
         fit = least_squares(residuals, x0 / scale, max_nfev=200 * len(slots), method="trf")
     except (ValueError, FloatingPointError, OverflowError):
-        return False
-    return bool(np.max(np.abs(residuals(fit.x))) <= 1.0)
+        return None
+    return residuals(fit.x)
 
 
 def classify_failure(card, env: str, predictor: dict, score) -> Optional[str]:

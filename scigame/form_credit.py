@@ -60,17 +60,34 @@ def _children(e: sympy.Expr) -> list[sympy.Expr]:
     return list(e.args)
 
 
-def _size(e: sympy.Expr) -> int:
+def _size(e: sympy.Expr, children=_children) -> int:
     stack, n = [e], 0
     while stack:
         node = stack.pop()
         n += 1
-        stack.extend(_children(node))
+        stack.extend(children(node))
     return n
 
 
 def _cost(a: str, b: str) -> int:
     return 0 if a == b else 1
+
+
+def _once(fn):
+    """`fn` of a node, worked out once per node of one comparison: the edit
+    distance asks for the label of each pair of nodes it compares (millions
+    of calls for trees of a few dozen nodes), and a label reads the node's
+    free symbols, a walk of its whole subtree. Equal subexpressions share an
+    entry: a label and the children are functions of the expression alone."""
+    seen: dict = {}
+
+    def cached(e):
+        try:
+            return seen[e]
+        except KeyError:
+            value = seen[e] = fn(e)
+            return value
+    return cached
 
 
 def form_credit(candidate: Any, reference: Any, variables: Sequence[Variable]) -> float:
@@ -83,8 +100,9 @@ def form_credit(candidate: Any, reference: Any, variables: Sequence[Variable]) -
         cand = tree_to_sympy(candidate, symbols, exact=True, constants=law_constants(law))
     except TreeError:
         return 0.0
-    law_nodes, cand_nodes = _size(law), _size(cand)
+    children = _once(_children)
+    law_nodes, cand_nodes = _size(law, children), _size(cand, children)
     if cand_nodes > MAX_NODES or law_nodes > MAX_NODES:
         return 0.0
-    distance = zss.simple_distance(cand, law, _children, _label, _cost)
+    distance = zss.simple_distance(cand, law, children, _once(_label), _cost)
     return max(0.0, 1.0 - distance / law_nodes)

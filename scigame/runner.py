@@ -230,6 +230,8 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
         log.write(json.dumps(invocation) + "\n")
     with Store(folder) as store:
         todo = _still_to_play(store, planned, config, report)
+        if executor.kind != "inline":  # worker processes: the longest episodes first, the short ones fill the tail
+            todo = longest_first(todo)
         if on_progress:
             on_progress("plan", report.skipped, len(planned))
         semaphore = asyncio.Semaphore(executor.slots)
@@ -267,6 +269,24 @@ async def _run(config: EvalConfig, on_progress, folder: Path, player_name: str, 
             report.warnings = list(getattr(factory, "warnings", lambda: [])())
             report.spent_usd = store.total_cost()
     return report
+
+
+def longest_first(todo: list[PlannedEpisode]) -> list[PlannedEpisode]:
+    """The episodes in the order a pool of workers should start them: the
+    ones that take longest first (a rank, not a time: Adaptive Discovery
+    searches again after each of up to its step cap's experiments, Adaptive
+    Identification refits, Fixed searches once, Prior not at all; more
+    inputs, a larger search), so that no worker is left with one long
+    episode while the others wait at the end of the run. The order is stable
+    within a rank, and an episode plays the same wherever it runs (its seed
+    is its key's), so the rows do not change."""
+    rank = {"adaptive": 2, "fixed": 1}
+
+    def cost(p: PlannedEpisode) -> tuple:
+        key = p.key
+        return (rank.get(key.protocol, 0), key.setting == "discovery", p.max_steps or key.budget,
+                len(p.card.input_names))
+    return sorted(todo, key=cost, reverse=True)
 
 
 def _still_to_play(store: Store, planned: list[PlannedEpisode], config: EvalConfig,

@@ -65,6 +65,23 @@ def test_two_workers_store_the_same_rows_as_one(tmp_path):
     assert {row["weak_success"] for row, _ in rows_one.values()} == {0, 1}
 
 
+def test_workers_start_the_longest_episodes_first(tmp_path):
+    from scigame.runner import load_cards, longest_first, plan
+
+    cards, _ = load_cards(CARDS, tmp_path / "cards")
+    planned = plan(EvalConfig(paths=CARDS, repetitions=1), cards, "baseline")
+    order = longest_first(planned)
+    assert sorted(map(id, order)) == sorted(map(id, planned))  # the same episodes
+    kinds = [(p.key.protocol, p.key.setting) for p in order]
+    n = kinds.count(("adaptive", "discovery"))
+    assert n == 4 and set(kinds[:n]) == {("adaptive", "discovery")}  # the searches after every experiment
+    assert kinds[n:n + 4] == [("adaptive", "identification")] * 4
+    assert {k for k, _ in kinds[-8:]} == {"prior"}  # nothing to search: they fill the tail
+    # within a rank the plan's order stays (gravitation's before snell's, original before counterfactual)
+    first = [(p.key.card, p.key.environment) for p in order[:n]]
+    assert first == sorted(first, key=lambda ce: [(p.key.card, p.key.environment) for p in planned].index(ce))
+
+
 def test_episodes_are_played_in_the_worker_processes(tmp_path):
     slow = functools.partial(WhereaboutsPlayer, delay=0.05)
     report = run(tmp_path / "run", player=("whereabouts", slow), workers=2)

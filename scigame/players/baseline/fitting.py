@@ -114,12 +114,14 @@ def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, 
         return None
 
     def resid(t):
-        with np.errstate(all="ignore"):
-            r = (model(t, X) - y) / sw
+        r = (model(t, X) - y) / sw
         return np.where(np.isfinite(r), np.clip(r, -1e8, 1e8), 1e8)
     try:
-        sol = least_squares(resid, theta0, method="lm" if len(y) > len(theta0) else "trf",
-                            x_scale="jac", max_nfev=nfev)
+        # one errstate around the whole fit, not one per residual (hundreds per fit, and
+        # entering one costs more than the residual itself): it only silences warnings
+        with np.errstate(all="ignore"):
+            sol = least_squares(resid, theta0, method="lm" if len(y) > len(theta0) else "trf",
+                                x_scale="jac", max_nfev=nfev)
     except (ValueError, FloatingPointError, np.linalg.LinAlgError):
         return None
     return sol.x if np.all(np.isfinite(sol.x)) else None

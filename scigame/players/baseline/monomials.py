@@ -12,6 +12,7 @@ on these pieces; search.py runs them in turn.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -233,7 +234,7 @@ def _monomial_values(data: OutputData, space: Space, p: list[Fraction], X: dict)
 def _log_fit(data: OutputData, factor: Factor, grid: tuple, st: _Setup):
     """Weighted log-space least squares for every a of the grid at once:
     (coefficients, residuals, the a values kept, their factor values)."""
-    base, L, rows, wlog, sign = st.base, st.L, st.rows, st.wlog, st.sign
+    base, rows, sign = st.base, st.rows, st.sign
     with np.errstate(all="ignore"):
         H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
     # h must change sign where y does, and nowhere else (judged where y ≠ 0:
@@ -243,12 +244,11 @@ def _log_fit(data: OutputData, factor: Factor, grid: tuple, st: _Setup):
     good = np.all(np.isfinite(Hr) & (Hr != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
     if not np.any(good):
         return None
-    A = np.column_stack([np.ones(data.n)] + L)[rows]
+    A, sw, Aw = st.design
     with np.errstate(all="ignore"):
         R = (base[:, None] - np.log(np.abs(H[:, good])))[rows]
-    sw = np.sqrt(wlog)[:, None]
     try:
-        coef, *_ = np.linalg.lstsq(A * sw, R * sw, rcond=None)
+        coef, *_ = np.linalg.lstsq(Aw, R * sw, rcond=None)
     except (np.linalg.LinAlgError, ValueError):
         return None
     resid = np.sum(((A @ coef - R) * sw) ** 2, axis=0)
@@ -285,6 +285,14 @@ class _Setup:
     rows: np.ndarray
     wlog: np.ndarray
     sign: np.ndarray
+
+    @functools.cached_property
+    def design(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(A, √w, A·√w) of the log-space fit: the same for every factor and
+        rate screened on this setup (hundreds of fits), so built once."""
+        A = np.column_stack([np.ones(len(self.rows))] + self.L)[self.rows]
+        sw = np.sqrt(self.wlog)[:, None]
+        return A, sw, A * sw
 
 
 def setup(data: OutputData, tr: Transform, space: Space) -> Optional[_Setup]:
