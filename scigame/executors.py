@@ -226,8 +226,9 @@ def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
 #: episode needs (scoring's sympy, the baseline's scipy), so N workers do not
 #: each import it on a machine with no core to spare. Not numba: an episode's
 #: observations are a few points each, which kernels compute without it
-#: (scigame/simrt.py).
-_PRELOAD = ["scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
+#: (scigame/simrt.py). First, before numpy: one BLAS thread per worker
+#: (scigame/worker_threads.py).
+_PRELOAD = ["scigame.worker_threads", "scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
             "scigame.failure", "scigame.players.baseline", "sympy", "scipy.optimize"]
 
 

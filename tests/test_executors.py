@@ -7,6 +7,7 @@ import asyncio
 import functools
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -80,6 +81,25 @@ def test_workers_start_the_longest_episodes_first(tmp_path):
     # within a rank the plan's order stays (gravitation's before snell's, original before counterfactual)
     first = [(p.key.card, p.key.environment) for p in order[:n]]
     assert first == sorted(first, key=lambda ce: [(p.key.card, p.key.environment) for p in planned].index(ce))
+
+
+def test_workers_multiply_matrices_on_one_blas_thread():
+    from scigame.executors import _process_pool
+
+    pool = _process_pool(1, pickle.dumps(None))
+    try:
+        seen = pool.submit(functools.partial(os.getenv, "OPENBLAS_NUM_THREADS")).result(timeout=120)
+        loaded = pool.submit(_loaded_in_order).result(timeout=120)
+    finally:
+        pool.shutdown()
+    assert seen == os.environ.get("OPENBLAS_NUM_THREADS", "1")  # one thread, unless the user said otherwise
+    assert loaded  # set before the fork server loaded numpy, which reads it once
+
+
+def _loaded_in_order() -> bool:
+    """In a worker: the fork server loaded scigame.worker_threads before numpy (modules are kept in load order)."""
+    order = list(sys.modules)
+    return "numpy" in order and order.index("scigame.worker_threads") < order.index("numpy")
 
 
 def test_episodes_are_played_in_the_worker_processes(tmp_path):
