@@ -14,6 +14,8 @@ stays cheap (no numpy, numba or sympy until a name needs them).
 
 from importlib import import_module
 
+from . import blas_threads  # noqa: F401  (first: one BLAS thread, so that runs repeat bit for bit)
+
 #: Each public name and the module that defines it.
 _EXPORTS = {
     # cards: check, load, simulate, score

@@ -227,8 +227,8 @@ def _ship_factory(factory: "PlayerFactory", dumps=pickle.dumps) -> bytes:
 #: each import it on a machine with no core to spare. Not numba: an episode's
 #: observations are a few points each, which kernels compute without it
 #: (scigame/simrt.py). First, before numpy: one BLAS thread per worker
-#: (scigame/worker_threads.py).
-_PRELOAD = ["scigame.worker_threads", "scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
+#: (scigame/blas_threads.py).
+_PRELOAD = ["scigame.blas_threads", "scigame.protocols", "scigame.card", "scigame.scoring", "scigame.symbolic",
             "scigame.failure", "scigame.players.baseline", "sympy", "scipy.optimize"]
 
 

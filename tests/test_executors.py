@@ -97,9 +97,9 @@ def test_workers_multiply_matrices_on_one_blas_thread():
 
 
 def _loaded_in_order() -> bool:
-    """In a worker: the fork server loaded scigame.worker_threads before numpy (modules are kept in load order)."""
+    """In a worker: the fork server loaded scigame.blas_threads before numpy (modules are kept in load order)."""
     order = list(sys.modules)
-    return "numpy" in order and order.index("scigame.worker_threads") < order.index("numpy")
+    return "numpy" in order and order.index("scigame.blas_threads") < order.index("numpy")
 
 
 def test_episodes_are_played_in_the_worker_processes(tmp_path):
@@ -261,3 +261,14 @@ def test_workers_end_when_the_run_is_killed(tmp_path):
     for pid in left:  # do not leave them behind even when the test fails
         os.kill(pid, signal.SIGKILL)
     assert not left, "worker processes outlived the killed run"
+
+
+def test_import_scigame_leaves_numpy_one_blas_thread_unless_the_user_set_one():
+    probe = ("import os, sys, scigame.card; order = list(sys.modules); "
+             "print(os.environ['OPENBLAS_NUM_THREADS'], order.index('scigame.blas_threads') < order.index('numpy'))")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split() == ["1", "True"]
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                         env={**env, "OPENBLAS_NUM_THREADS": "3"})
+    assert out.stdout.split() == ["3", "True"]
