@@ -1,5 +1,5 @@
 """The shifted-law sets written by benchmarks/shifted/generate.py: the committed cards are
-what the generator writes for its two seeds, every card lints without an error or a warning,
+what the generator writes for its three seeds (dev2 from the second table of laws), every card lints without an error or a warning,
 its two worlds stay within 10x of each other (`scigame worlds`, computed here from the two
 simulators, not from the generator's own check), every mutation kind occurs, and the
 counterfactual differs from the original as its label says for a hand-checked card."""
@@ -30,10 +30,14 @@ def _generator():
     return mod
 
 
-@pytest.mark.parametrize("seed_name, folder", [("DEV_SEED", "dev"), ("HOLDOUT_SEED", "holdout")])
-def test_committed_cards_are_what_the_generator_writes(seed_name, folder, tmp_path):
+SETS = [("DEV_SEED", "dev", "development set", "BASES"), ("HOLDOUT_SEED", "holdout", "held-out set", "BASES"),
+        ("DEV2_SEED", "dev2", "second development set", "BASES2")]
+
+
+@pytest.mark.parametrize("seed_name, folder, purpose, table", SETS)
+def test_committed_cards_are_what_the_generator_writes(seed_name, folder, purpose, table, tmp_path):
     gen = _generator()
-    names = gen.write(getattr(gen, seed_name), tmp_path, "development set" if folder == "dev" else "held-out set")
+    names = gen.write(getattr(gen, seed_name), tmp_path, purpose, bases=getattr(gen, table))
     assert len(names) == gen.SIZE
     written = {p.name: p.read_text() for p in tmp_path.glob("*.sci")}
     committed = {p.name: p.read_text() for p in (SHIFTED / folder).glob("*.sci")}
@@ -44,8 +48,17 @@ def test_seeds_differ_and_every_kind_occurs():
     dev = {p.read_text().split("counterfactual", 1)[1] for p in (SHIFTED / "dev").glob("*.sci")}
     hold = {p.read_text().split("counterfactual", 1)[1] for p in (SHIFTED / "holdout").glob("*.sci")}
     assert len(dev & hold) < len(hold) / 4  # mostly different mutations or numbers
-    kinds = {p.stem.rsplit("_", 2)[-2] for p in SHIFTED.rglob("*.sci")}
-    assert kinds == {"exponent", "sum", "power", "phase", "sign", "term", "scale"}
+    for folder in ("dev", "dev2"):
+        kinds = {p.stem.rsplit("_", 2)[-2] for p in (SHIFTED / folder).glob("*.sci")}
+        assert kinds == {"exponent", "sum", "power", "phase", "sign", "term", "scale"}, folder
+
+
+def test_the_second_table_shares_no_law_with_the_first():
+    gen = _generator()
+    assert {b.name for b in gen.BASES}.isdisjoint(b.name for b in gen.BASES2)
+    assert {b.law for b in gen.BASES}.isdisjoint(b.law for b in gen.BASES2)
+    stems = {p.stem.rsplit("_", 2)[0] for p in (SHIFTED / "dev2").glob("*.sci")}
+    assert stems <= {b.name for b in gen.BASES2} and len(stems) >= 20
 
 
 def test_every_card_lints_clean_and_its_worlds_stay_within_10x():
@@ -54,7 +67,7 @@ def test_every_card_lints_clean_and_its_worlds_stay_within_10x():
     assert [f for f in json.loads(result.output) if f["severity"] != "note"] == []
     result = CliRunner().invoke(main, ["worlds", "--format", "json", str(SHIFTED)])
     rows = json.loads(result.output)
-    assert len(rows) == 96
+    assert len(rows) == 3 * 48
     for r in rows:
         assert 0.1 <= r["low"] and r["high"] <= 10, r
 

@@ -29,6 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEV_SEED, HOLDOUT_SEED = 2029, 7331
+DEV2_SEED = 4177  # dev2/: the second development set, drawn from BASES2
 SIZE = 48
 LIMIT = 10.0  # the largest ratio of the two worlds' outputs at one evaluation point
 
@@ -255,6 +256,185 @@ BASES = [
          [("a", "4", "cm", "amplitude"), ("tau", "3", "s", "decay time"), ("omega", "2", "rad/s", "frequency")]),
 ]
 
+#: The second table of textbook laws, written for the second development set (dev2/, seed
+#: DEV2_SEED): other laws than BASES', crossed with the same mutation kinds, so that a change to
+#: the search can be judged on laws it was not tuned on before holdout/ is measured.
+BASES2 = [
+    Base("hooke", "Energy stored in a stretched spring", "physics",
+         [("k", "N/m", 50, 500, "stiffness"), ("x", "cm", 1, 10, "extension")],
+         ("E", "J", "stored energy", "1e-5"), "k0 * k * x^2 / 2",
+         [exp_mut("k0 * k * x^({v}) / 2", "extension exponent", ("2",)),
+          Mut("term", "a stiffening switched on", "k0 * k * x^2 / 2 * (1 + x / ({v} [cm]))", (5, 30)),
+          Mut("sum", "a slack taken up first", "k0 * k * (x - {v} [cm])^2 / 2", (0.2, 0.6))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("projectile", "Range of a thrown ball", "physics",
+         [("v0", "m/s", 5, 30, "launch speed"), ("theta", "rad", 0.2, 1.3, "launch angle")],
+         ("R", "m", "range", "1e-4"), "k0 * v0^2 * sin(2 * theta) / g",
+         [exp_mut("k0 * v0^({v}) * sin(2 * theta) / g", "speed exponent", ("2",)),
+          Mut("phase", "frequency shift", "k0 * v0^2 * sin({v} * theta) / g", (1.5, 2.3)),
+          Mut("phase", "phase shift", "k0 * v0^2 * sin(2 * theta - {v}) / g", (0.05, 0.15)),
+          Mut("term", "air drag switched on", "k0 * v0^2 * sin(2 * theta) / g * (1 - v0 / ({v} [m/s]))", (60, 150))],
+         [("g", "9.81", "m/s^2", "gravity"), ("k0", "1", "", "unit carrier")]),
+    Base("kepler", "Period of a satellite", "astronomy",
+         [("a", "km", 7000, 42000, "orbit radius"), ("M", "Yg", 3000, 9000, "planet mass")],
+         ("T", "h", "orbital period", "1e-4"), "k0 * 2 * pi * sqrt(a^3 / (G * M))",
+         [exp_mut("k0 * 2 * pi * sqrt(a^({v}) / (G * M))", "radius exponent", ("3",)),
+          exp_mut("k0 * 2 * pi * sqrt(a^3 / (G * M^({v})))", "mass exponent", ("1",)),
+          Mut("term", "an oblate planet", "k0 * 2 * pi * sqrt(a^3 / (G * M)) * (1 + (({v} [km]) / a)^2)", (2000, 5000))],
+         [("G", "6.674e-11", "N*m^2/kg^2", "gravitational constant"), ("k0", "1", "", "unit carrier")]),
+    Base("centripetal", "Force on a body moving in a circle", "physics",
+         [("m", "kg", 0.1, 2, "mass"), ("v", "m/s", 1, 10, "speed"), ("r", "m", 0.5, 3, "radius")],
+         ("F", "N", "force", "1e-5"), "k0 * m * v^2 / r",
+         [exp_mut("k0 * m * v^({v}) / r", "speed exponent", ("2",)),
+          exp_mut("k0 * m * v^2 / r^({v})", "radius exponent", ("1",)),
+          Mut("term", "a weight added", "k0 * (m * v^2 / r + m * ({v} [m/s^2]))", (0.5, 3)),
+          Mut("sum", "a drift added to the speed", "k0 * m * (v + {v} [m/s])^2 / r", (0.3, 1.5))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("escape", "Escape speed from a planet", "astronomy",
+         [("M", "Yg", 1000, 9000, "planet mass"), ("r", "km", 3000, 9000, "radius")],
+         ("v", "km/s", "escape speed", "1e-5"), "k0 * sqrt(2 * G * M / r)",
+         [exp_mut("k0 * (2 * G * M / r)^({v})", "exponent of the potential", ("1/2", "0.5")),
+          Mut("sum", "launched from an altitude", "k0 * sqrt(2 * G * M / (r + {v} [km]))", (500, 3000)),
+          Mut("term", "a launch speed already given", "k0 * sqrt(2 * G * M / r - ({v} [km^2/s^2]))", (2, 10))],
+         [("G", "6.674e-11", "N*m^2/kg^2", "gravitational constant"), ("k0", "1", "", "unit carrier")]),
+    Base("stokes", "Drag on a small sphere in a liquid", "physics",
+         [("R", "um", 10, 100, "radius"), ("v", "mm/s", 0.1, 5, "speed")],
+         ("F", "nN", "drag force", "1e-6"), "k0 * 6 * pi * eta * R * v",
+         [exp_mut("k0 * 6 * pi * eta * R^({v}) * v", "radius exponent", ("1",)),
+          exp_mut("k0 * 6 * pi * eta * R * v^({v})", "speed exponent", ("1",)),
+          Mut("term", "inertia switched on (Oseen)", "k0 * 6 * pi * eta * R * v * (1 + ({v} [kg/m^3]) * v * R / eta)", (500, 3000))],
+         [("eta", "1e-3", "Pa*s", "viscosity"), ("k0", "1", "", "unit carrier")]),
+    Base("photon", "Energy of a photon", "physics",
+         [("lam", "nm", 200, 800, "wavelength")],
+         ("E", "eV", "energy", "1e-5"), "h * c / lam",
+         [exp_mut("h * c / lam^({v})", "wavelength exponent", ("1",)),
+          Mut("term", "a work function taken off", "h * c / lam - ({v} [eV])", (0.3, 1.2)),
+          Mut("sum", "a shifted wavelength", "h * c / (lam + {v} [nm])", (20, 100))],
+         [("h", "6.626e-34", "J*s", "Planck constant"), ("c", "2.998e8", "m/s", "speed of light")]),
+    Base("debroglie", "Wavelength of a moving particle", "physics",
+         [("m", "kg", 2e-27, 5e-26, "mass"), ("v", "km/s", 0.5, 5, "speed")],
+         ("lam", "pm", "wavelength", "1e-5"), "h / (m * v)",
+         [exp_mut("h / (m * v^({v}))", "speed exponent", ("1",)),
+          exp_mut("h / (m^({v}) * v)", "mass exponent", ("1",)),
+          Mut("sum", "a drift added to the speed", "h / (m * (v + {v} [km/s]))", (0.2, 1))],
+         [("h", "6.626e-34", "J*s", "Planck constant")]),
+    Base("capacitor", "Energy stored in a capacitor", "physics",
+         [("C", "uF", 1, 100, "capacitance"), ("V", "V", 1, 50, "voltage")],
+         ("E", "mJ", "stored energy", "1e-5"), "k0 * C * V^2 / 2",
+         [exp_mut("k0 * C * V^({v}) / 2", "voltage exponent", ("2",)),
+          exp_mut("k0 * C^({v}) * V^2 / 2", "capacitance exponent", ("1",)),
+          Mut("term", "a nonlinear dielectric", "k0 * C * V^2 / 2 * (1 + V / ({v} [V]))", (20, 100))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("inductor", "Current through a discharging coil", "physics",
+         [("t", "ms", 0, 5, "time"), ("I0", "A", 0.5, 2, "starting current")],
+         ("I", "A", "current", "1e-5"), "I0 * exp(-Rs * t / Lc)",
+         [Mut("power", "a stretched decay", "I0 * exp(-(Rs * t / Lc)^({v}))", ["0.5", "0.7", "1.5", "1.3"]),
+          Mut("term", "an offset switched on", "I0 * (exp(-Rs * t / Lc) + {v})", (0.05, 0.3)),
+          Mut("term", "a second, slower decay", "I0 * ((1 - {v}) * exp(-Rs * t / Lc) + {v} * exp(-Rs * t / (4 * Lc)))", (0.1, 0.4)),
+          Mut("scale", "a delay moved into the exponent", "I0 * exp(-Rs * (t - ({v} [ms])) / Lc)", (0.2, 1))],
+         [("Rs", "100", "ohm", "resistance"), ("Lc", "0.2", "H", "inductance")]),
+    Base("bragg", "Wavelength reflected by a crystal", "physics",
+         [("d", "nm", 0.2, 0.5, "plane spacing"), ("theta", "rad", 0.2, 1.2, "glancing angle")],
+         ("lam", "nm", "wavelength", "1e-6"), "k0 * 2 * d * sin(theta)",
+         [Mut("phase", "phase shift", "k0 * 2 * d * sin(theta + {v})", (0.1, 0.3)),
+          Mut("phase", "frequency shift", "k0 * 2 * d * sin({v} * theta)", (0.6, 1.3)),
+          Mut("exponent", "sine exponent", "k0 * 2 * d * sin(theta)^({v})", ["1.5", "2", "0.5", "1.3", "0.7"], False),
+          exp_mut("k0 * 2 * d^({v}) * sin(theta)", "spacing exponent", ("1",))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("wien", "Peak wavelength of a hot body", "physics",
+         [("T", "K", 3000, 10000, "temperature")],
+         ("lam", "um", "peak wavelength", "1e-6"), "b / T",
+         [exp_mut("b / T^({v})", "temperature exponent", ("1",)),
+          Mut("scale", "a temperature scale moved in", "b / (T - ({v} [K]))", (300, 1500)),
+          Mut("term", "an offset switched on", "b / T + ({v} [um])", (0.05, 0.3))],
+         [("b", "2.898e-3", "m*K", "Wien constant")]),
+    Base("absorbance", "Absorbance of a solution", "chemistry",
+         [("c", "mM", 0.1, 2, "concentration"), ("l", "cm", 0.5, 2, "path length")],
+         ("A", "1", "absorbance", "1e-5"), "eps * l * c",
+         [exp_mut("eps * l * c^({v})", "concentration exponent", ("1",)),
+          Mut("term", "stray light switched on", "-log(exp(-eps * l * c) * (1 - {v}) + {v})", (0.01, 0.1)),
+          Mut("term", "saturation switched on", "eps * l * c / (1 + c / ({v} [mM]))", (1, 5))],
+         [("eps", "1.5", "1/(mM*cm)", "absorption coefficient")]),
+    Base("lifting", "Work to lift a mass", "physics",
+         [("m", "kg", 1, 10, "mass"), ("h", "m", 1, 100, "height")],
+         ("U", "J", "potential energy", "1e-4"), "k0 * m * g * h",
+         [exp_mut("k0 * m * g * h^({v})", "height exponent", ("1",)),
+          exp_mut("k0 * m^({v}) * g * h", "mass exponent", ("1",)),
+          Mut("term", "gravity weakening with height", "k0 * m * g * h * (1 - h / ({v} [m]))", (200, 800))],
+         [("g", "9.81", "m/s^2", "gravity"), ("k0", "1", "", "unit carrier")]),
+    Base("ohm", "Current through a resistor", "physics",
+         [("V", "V", 1, 12, "voltage"), ("R", "ohm", 10, 100, "resistance")],
+         ("I", "mA", "current", "1e-4"), "k0 * V / R",
+         [exp_mut("k0 * V^({v}) / R", "voltage exponent", ("1",)),
+          Mut("sum", "an internal resistance", "k0 * V / (R + {v} [ohm])", (2, 20)),
+          Mut("sum", "a diode's drop", "k0 * (V - {v} [V]) / R", (0.3, 0.7))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("hydrostatic", "Pressure under water", "physics",
+         [("h", "m", 0, 5, "depth"), ("p0", "kPa", 90, 110, "surface pressure")],
+         ("p", "kPa", "pressure", "1e-4"), "p0 + k0 * rho * g * h",
+         [exp_mut("p0 + k0 * rho * g * h^({v})", "depth exponent", ("1",)),
+          Mut("term", "compression switched on", "p0 + k0 * rho * g * h * (1 + h / ({v} [m]))", (2, 10)),
+          Mut("sign", "the sign of the column flipped", "p0 - k0 * rho * g * h")],
+         [("rho", "1000", "kg/m^3", "density"), ("g", "9.81", "m/s^2", "gravity"), ("k0", "1", "", "unit carrier")]),
+    Base("conduction", "Heat flow through a slab", "engineering",
+         [("A", "m^2", 0.5, 2, "area"), ("T1", "K", 320, 400, "warm side"), ("T2", "K", 270, 290, "cold side"),
+          ("d", "cm", 1, 10, "thickness")],
+         ("P", "W", "heat flow", "1e-3"), "k0 * kc * A * (T1 - T2) / d",
+         [exp_mut("k0 * kc * A * (T1 - T2) / d^({v})", "thickness exponent", ("1",)),
+          Mut("sum", "a power of the temperature difference", "k0 * kc * A * (T1 - T2)^({v}) / d",
+              ["1.2", "0.8", "1.5", "1.3"], True),
+          Mut("term", "a conductivity rising with temperature",
+              "k0 * kc * (1 + ({v} [1/K]) * (T1 + T2) / 2) * A * (T1 - T2) / d", (0.001, 0.005))],
+         [("kc", "0.8", "W/(m*K)", "conductivity"), ("k0", "1", "", "unit carrier")]),
+    Base("decay", "Atoms left in a radioactive sample", "physics",
+         [("t", "yr", 0, 30, "time"), ("N0", "1", 1000, 5000, "atoms at the start")],
+         ("N", "1", "atoms left", "1e-3"), "N0 * exp(-lam * t)",
+         [Mut("power", "a power-law decay", "N0 * (1 + lam * t / {v})^(-{v})", ["1", "2", "3", "0.5"]),
+          Mut("term", "a second, slower isotope", "N0 * ((1 - {v}) * exp(-lam * t) + {v} * exp(-lam * t / 10))", (0.1, 0.4)),
+          Mut("power", "a stretched decay", "N0 * exp(-(lam * t)^({v}))", ["0.5", "0.7", "1.5", "1.3"])],
+         [("lam", "0.05", "1/yr", "decay constant")]),
+    Base("lc", "Voltage across an oscillating circuit", "physics",
+         [("t", "ms", 0, 10, "time"), ("Vb", "V", 8, 12, "bias voltage")],
+         ("V", "V", "voltage", "1e-4"), "Vb + V0 * cos(t / sqrt(Lc * Cc))",
+         [Mut("phase", "frequency shift", "Vb + V0 * cos({v} * t / sqrt(Lc * Cc))", (0.6, 1.5)),
+          Mut("phase", "phase shift", "Vb + V0 * cos(t / sqrt(Lc * Cc) + {v})", (0.4, 2.5)),
+          Mut("term", "a resistance switched on", "Vb + V0 * exp(-t / ({v} [ms])) * cos(t / sqrt(Lc * Cc))", (3, 15)),
+          Mut("sign", "sign of the swing flipped", "Vb - V0 * cos(t / sqrt(Lc * Cc))")],
+         [("V0", "3", "V", "amplitude"), ("Lc", "100", "mH", "inductance"), ("Cc", "10", "uF", "capacitance")]),
+    Base("vapour", "Vapour pressure of water", "chemistry",
+         [("T", "K", 280, 370, "temperature")],
+         ("p", "kPa", "vapour pressure", "1e-5"), "p0 * exp(-Lv / R * (1 / T - 1 / T0))",
+         [Mut("term", "a power of temperature in the prefactor",
+              "p0 * (T / T0)^({v}) * exp(-Lv / R * (1 / T - 1 / T0))", ["-2", "-1", "1.5", "2", "-0.5"]),
+          Mut("scale", "a temperature scale moved in (Antoine)",
+              "p0 * exp(-Lv / R * (1 / (T - ({v} [K])) - 1 / (T0 - ({v} [K]))))", (10, 50)),
+          Mut("power", "a power of the exponent's argument",
+              "p0 * exp(-(Lv / (R * T))^({v}) + (Lv / (R * T0))^({v}))", ["0.9", "1.1", "0.8", "1.2"])],
+         [("p0", "101.325", "kPa", "pressure at boiling"), ("Lv", "40700", "J/mol", "heat of vaporisation"),
+          ("R", "8.314", "J/(mol*K)", "gas constant"), ("T0", "373", "K", "boiling point")]),
+    Base("langmuir", "Coverage of an adsorbing surface", "chemistry",
+         [("p", "kPa", 1, 100, "gas pressure")],
+         ("theta", "1", "coverage", "1e-5"), "K * p / (1 + K * p)",
+         [Mut("exponent", "heterogeneous sites (Sips)", "(K * p)^({v}) / (1 + (K * p)^({v}))", ["0.5", "0.7", "1.5", "0.8"], False),
+          Mut("term", "a dissolved part switched on", "K * p / (1 + K * p) + ({v} [1/kPa]) * p", (0.001, 0.005)),
+          Mut("power", "the coverage raised to a power", "(K * p / (1 + K * p))^({v})", ["0.5", "1.5", "2", "0.7"])],
+         [("K", "0.05", "1/kPa", "binding constant")]),
+    Base("daylight", "Hours of daylight over the year", "geophysics",
+         [("d", "day", 0, 365, "day of the year"), ("h0", "h", 11, 13, "mean day length")],
+         ("H", "h", "daylight", "1e-4"), "h0 + A * sin(omega * (d - d0))",
+         [Mut("phase", "frequency shift", "h0 + A * sin({v} * omega * (d - d0))", (0.6, 1.5)),
+          Mut("phase", "phase shift", "h0 + A * sin(omega * (d - d0) + {v})", (0.4, 2.5)),
+          Mut("term", "a second harmonic switched on", "h0 + A * sin(omega * (d - d0)) + {v} [h] * sin(2 * omega * (d - d0))", (0.3, 1))],
+         [("A", "3", "h", "swing"), ("omega", "0.017214", "rad/day", "yearly frequency"), ("d0", "80", "day", "equinox")]),
+    Base("torricelli", "Speed of water leaving a tank", "physics",
+         [("h", "m", 0.1, 2, "water height")],
+         ("v", "m/s", "outflow speed", "1e-5"), "k0 * sqrt(2 * g * h)",
+         [exp_mut("k0 * (2 * g * h)^({v})", "exponent of the head", ("1/2", "0.5")),
+          Mut("sum", "a head lost at the outlet", "k0 * sqrt(2 * g * (h - {v} [m]))", (0.02, 0.08)),
+          Mut("term", "a contraction coefficient", "k0 * {v} * sqrt(2 * g * h)", (0.6, 0.8))],
+         [("g", "9.81", "m/s^2", "gravity"), ("k0", "1", "", "unit carrier")]),
+]
+
 TEMPLATE = '''# {title}: a shifted textbook law ({kind}), for the baseline's {purpose}
 card {name} "{title}" {{
   collection historical
@@ -326,20 +506,21 @@ def clean(text: str, path: Path) -> bool:
     return all(1 / LIMIT <= r.low and r.high <= LIMIT for r in world_ratios(result.card))
 
 
-def draw(seed: int, size: int = SIZE):
+def draw(seed: int, size: int = SIZE, bases: list = BASES):
     """size (base, mutation, value) draws for a seed, each distinct."""
     rng = random.Random(seed)
-    pairs = [(b, m) for b in BASES for m in b.muts]
+    pairs = [(b, m) for b in bases for m in b.muts]
     rng.shuffle(pairs)
     return rng, pairs
 
 
-def write(seed: int, out: Path, purpose: str, size: int = SIZE) -> list[str]:
-    """Write size clean cards for seed into out (old cards removed); their names."""
+def write(seed: int, out: Path, purpose: str, size: int = SIZE, bases: list = BASES) -> list[str]:
+    """Write size clean cards for seed, drawn from the table bases, into out (old cards
+    removed); their names."""
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("*.sci"):
         old.unlink()
-    rng, pairs = draw(seed, size)
+    rng, pairs = draw(seed, size, bases)
     names, used, i = [], set(), 0
     while len(names) < size and i < 20 * len(pairs):
         b, m = pairs[i % len(pairs)]
@@ -361,4 +542,5 @@ if __name__ == "__main__":
     sys.path.insert(0, str(HERE.parent.parent))
     dev = write(DEV_SEED, HERE / "dev", "development set")
     hold = write(HOLDOUT_SEED, HERE / "holdout", "held-out set")
-    print(len(dev), len(hold))
+    dev2 = write(DEV2_SEED, HERE / "dev2", "second development set", bases=BASES2)
+    print(len(dev), len(hold), len(dev2))
