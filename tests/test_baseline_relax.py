@@ -201,3 +201,37 @@ def test_a_sine_or_cosine_with_another_frequency_phase_or_power_is_recovered(law
     best = rank(search(data), X, law(X), out, grid)[0]
     assert best.text == text
     assert evaluate(best.tree, grid) == pytest.approx(law(grid), rel=1e-9)
+
+
+@pytest.mark.parametrize("law, what", [
+    (lambda T: 5.77e5 * T ** 0.5 * np.exp(-2406.0 / T), "power of an input relaxed to 0.5"),
+    (lambda T: 1.89e8 * np.exp(-4895.0 / (T - 34.0)), "shift relaxed to 34"),
+])
+def test_a_new_power_of_an_input_or_a_shift_inside_a_function_is_recovered(law, what):
+    """A modified Arrhenius law C·T^0.5·e^(−a/T) and Antoine's C·e^(−a/(T − 34 K)) over
+    T in 280..400 K, 8 exact readings: the search's C·T^b·e^(−a/T) (b a small rational or
+    absent) given a new power of T, or without its power and with T shifted inside exp
+    (input_places); the law ranks first and equals the hand law over the domain."""
+    inp = [Input("T", "K", "range", 280.0, 400.0, [], _dim(K=1))]
+    out = Output("k", "1/s", 0.0, 0.01, _dim(s=-1))
+    T = np.linspace(280.0, 400.0, 8)
+    data = OutputData(inp, out, {"T": T}, law(T), analyse(inp, out))
+    grid = np.linspace(280.0, 400.0, 40)
+    best = rank(search(data), {"T": T}, law(T), out, {"T": grid})[0]
+    assert what in best.kind
+    assert evaluate(best.tree, {"T": grid}) == pytest.approx(law(grid), rel=3e-3)
+
+
+def test_a_shift_that_adds_to_its_input_is_refused():
+    """(T − c) with c outside (0, T's smallest value) is refused: the shifted input must stay a
+    positive difference over the domain."""
+    from scigame.players.baseline.relax import _inside
+    inp = [Input("T", "K", "range", 280.0, 400.0, [], _dim(K=1))]
+    tree = op("exp", op("mul", -2746.0, op("pow", op("sub", var("T"), -11.0), -1.0)))
+    assert not _inside(tree, (0, 1, 0, 1), inp)
+    assert _inside(_set_shift(tree, 34.0), (0, 1, 0, 1), inp)
+
+
+def _set_shift(tree, c):
+    from scigame.players.baseline.relax import _set
+    return _set(tree, (0, 1, 0, 1), c)

@@ -28,6 +28,7 @@ exponent, and it carries one more fitted constant, so the model choice
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -173,6 +174,59 @@ def angle_places(tree: Any) -> list[tuple[Any, Path, str, tuple[Path, ...]]]:
                 (_set(tree, path + (0,), shifted), path + (0, 1), "phase", ()),
                 (_set(tree, path, op("pow", op(fn, scaled), 1.0)), power[0], "frequency and power", (path + (0, 0, 0),)),
                 (_set(tree, path, op("pow", op(fn, shifted), 1.0)), power[0], "phase and power", (path + (0, 0, 1),))]
+    return out
+
+
+#: Laws given a new power of an input or a shift inside a function at most.
+INPUT_LAWS = 3
+#: What input_places moves: numbers of either sign (relax_one starts them at both).
+SIGNED = ("power of an input", "shift")
+#: Refinement steps for a new power of an input: its constant and the law's
+#: scale trade off along a narrow valley (C·T^b over a short range of T).
+LONG_NFEV = 300
+#: Where input_places starts a new power of an input, and a shift (as a fraction
+#: of the input's smallest value).
+POWER_START, SHIFT_START = 0.5, 0.1
+
+
+def _outer_inputs(tree: Any) -> set[str]:
+    """The inputs that are factors, or powers, of the law's outermost product."""
+    args = tree["args"] if isinstance(tree, dict) and tree.get("op") == "mul" else [tree]
+    return {a["var"] if "var" in a else a["args"][0]["var"] for a in args if isinstance(a, dict)
+            and ("var" in a or a.get("op") == "pow" and isinstance(a["args"][0], dict) and "var" in a["args"][0])}
+
+
+def _shifted(node: Any, name: str, c: float) -> Any:
+    """node with every `name` replaced by (name − c)."""
+    if isinstance(node, dict) and node.get("var") == name:
+        return op("sub", node, c)
+    if isinstance(node, dict) and "op" in node:
+        return {**node, "args": [_shifted(a, name, c) for a in node["args"]]}
+    return node
+
+
+def input_places(tree: Any, inputs: list) -> list[tuple[Any, Path, str, tuple[Path, ...]]]:
+    """(tree, path, what, tied) for a new power of an input the law's outer
+    product lacks (C·exp(−a/T) → C·T^b·exp(−a/T), a modified Arrhenius law) and
+    a shift of an input inside a function (exp(−a/T) → exp(−a/(T − c)),
+    Antoine's; every occurrence in that function shifted as one, the tied
+    paths). Both numbers may have either sign."""
+    out = []
+    outer = _outer_inputs(tree)
+    factors = tree["args"] if isinstance(tree, dict) and tree.get("op") == "mul" else [tree]
+    for i in inputs:
+        if i.name not in outer and i.lo > 0:
+            grown = op("mul", *factors, op("pow", var(i.name), POWER_START))
+            out.append((grown, (len(factors), 1), "power of an input", ()))
+    for path, node, _ in _walk(tree):
+        if not (isinstance(node, dict) and node.get("op") in ("exp", "log", "sin", "cos", "tanh")):
+            continue
+        for i in inputs:
+            c = SHIFT_START * i.lo
+            moved = _set(tree, path, _shifted(node, i.name, c))
+            spots = [p + (1,) for p, n, _ in _walk(_get(moved, path), path) if n == op("sub", var(i.name), c)]
+            if c and spots:
+                out.append((moved, spots[0], "shift", tuple(spots[1:])))
     return out
 
 
@@ -326,16 +380,35 @@ def exponent_cost(e: float) -> float:
     return exponent_penalty(r) if abs(float(r) - e) < 1e-12 else 0.7 * _digits(e) + 0.5 * math.log(1 + abs(e))
 
 
-def _starts(theta0: np.ndarray, first: int, extra: int, phase: bool) -> list[np.ndarray]:
+def _rescaled(model, theta0: np.ndarray, outer: list[int], data) -> np.ndarray:
+    """theta0 with the law's outer coefficient (index outer[0]) scaled so that the
+    law meets the readings in the median: a new number in a function's argument
+    moves the law's size by orders of magnitude, far from where its parent's
+    coefficient left it (C·exp(−a/(T − c)) against C·T^−4.25·exp(−a/T))."""
+    with np.errstate(all="ignore"):
+        ratio = np.median(data.y / model(theta0, data.X))
+    if not outer or not np.isfinite(ratio) or ratio <= 0:
+        return theta0
+    out = theta0.copy()
+    out[outer[0]] *= ratio
+    return out
+
+
+def _starts(theta0: np.ndarray, first: int, extra: int, signed: bool) -> list[np.ndarray]:
     """Where the refinement of a relaxed law starts: at the parent's numbers, with
-    the relaxed one at 0.6 of its value, and for a phase refined beside a power
-    (the `extra` numbers from index `first`) with that phase's sign flipped."""
+    the relaxed one at 0.6 of its value, and for a number of either sign
+    (`signed`: a phase, a shift, a new power) with that number's sign flipped,
+    or the `extra` numbers' from index `first` when there are extra ones (a
+    phase refined beside a power)."""
     low = theta0.copy()
     low[-1] *= 0.6
     out = [theta0.copy(), low]
-    if phase and extra:
+    if signed:
         flipped = theta0.copy()
-        flipped[first:first + extra] *= -1
+        if extra:
+            flipped[first:first + extra] *= -1
+        else:
+            flipped[-1] *= -1
         out.append(flipped)
     return out
 
@@ -351,9 +424,11 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     model = _model(tree, paths, tied)
     if data.n <= len(theta0):
         return None
+    if what in SIGNED:
+        theta0 = _rescaled(model, theta0, [i for i, p in enumerate(coef) if len(p) == 1], data)
     best = None
-    for t0 in _starts(theta0, len(coef), len(extra), "phase" in what):
-        theta = refine(model, t0, data.X, data.y, data.sw, nfev=30)
+    for t0 in _starts(theta0, len(coef), len(extra), what in SIGNED or "phase" in what):
+        theta = refine(model, t0, data.X, data.y, data.sw, nfev=LONG_NFEV if what in SIGNED else 30)
         if theta is None:
             continue
         err = scaled_errors(model(theta, data.X), data.y, data.sw)
@@ -366,13 +441,14 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     j = len(paths) - 1
     theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
-    if abs(theta[j] - theta0[j]) < 1e-9 or theta[j] == 0:
+    parent = 0.0 if what in SIGNED or "phase" in what else theta0[j]  # the number the parent law has there
+    if abs(theta[j] - parent) < 1e-9 or theta[j] == 0:
         return None
     final = tree
     for p, v in list(zip(paths, theta)) + [(p, theta[j]) for p in tied]:
         final = _set(final, p, float(v))
     e = float(theta[j])
-    cost = exponent_cost(e) + sum(RELAX_COST + exponent_cost(float(theta[len(coef) + i])) for i in range(len(extra)))
+    cost = (0.7 * _digits(e) + 0.5 if what == "shift" else exponent_cost(e)) + sum(RELAX_COST + exponent_cost(float(theta[len(coef) + i])) for i in range(len(extra)))
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
@@ -423,7 +499,55 @@ def relax(data, laws: list[Law]) -> list[Law]:
                 out.append(found)
                 if found.fit_max <= exact_fit(data):
                     return out  # it reproduces the readings: nothing left to find
-    return out + relax_sums(data, laws) + relax_angles(data, laws)
+    return out + relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
+
+
+def _inside(tree: Any, path: Path, inputs: list) -> bool:
+    """The shift c at path of (x − c) lies between 0 and the input's smallest
+    value: the shifted input stays positive over the domain, a threshold below
+    the readings (T − T₀ in Antoine's and Vogel's laws). A shift that adds to
+    the input (T + 11) is a look-alike of a power of it over a short range."""
+    name = _get(tree, path[:-1])["args"][0]["var"]
+    lo = next(i.lo for i in inputs if i.name == name)
+    return 0 < float(_get(tree, path)) < lo
+
+
+def _dropped_cost(tree: Any) -> float:
+    """Nats the exponents of the powers of single inputs in the law's outer
+    product cost (what bare() takes away)."""
+    if not (isinstance(tree, dict) and tree.get("op") == "mul"):
+        return 0.0
+    return sum(exponent_cost(float(a["args"][1])) for a in tree["args"] if isinstance(a, dict)
+               and a.get("op") == "pow" and is_num(a["args"][1]) and isinstance(a["args"][0], dict)
+               and "var" in a["args"][0])
+
+
+def relax_inputs(data, laws: list[Law]) -> list[Law]:
+    """The INPUT_LAWS best laws (sums aside), as they are and without their outer
+    powers of single inputs (bare), with a new power of an input or a shift of an
+    input inside a function refined (input_places)."""
+    out, seen = [], set()
+    for law in _ranked(data, laws, sums=False):
+        if len(seen) >= INPUT_LAWS:
+            break
+        tree = normal(law.tree)
+        if repr(tree) in seen:
+            continue
+        seen.add(repr(tree))
+        alone = bare(tree)
+        spots = [(t, law, *rest) for t, *rest in input_places(tree, data.inputs)]
+        if alone is not tree:  # the parent without its outer powers, and without what they cost
+            lighter = dataclasses.replace(law, complexity=max(0.0, law.complexity - _dropped_cost(tree)))
+            spots += [(t, lighter, *rest) for t, *rest in input_places(alone, data.inputs)]
+        for t, parent, path, what, tied in spots[:PLACES]:
+            found = _attempt(data, parent, t, path, tied, what)
+            if found is not None and what == "shift" and not _inside(found.tree, path, data.inputs):
+                continue
+            if found is not None:
+                out.append(found)
+                if found.fit_max <= exact_fit(data):
+                    return out
+    return out
 
 
 def relax_angles(data, laws: list[Law]) -> list[Law]:
