@@ -235,3 +235,19 @@ def test_a_shift_that_adds_to_its_input_is_refused():
 def _set_shift(tree, c):
     from scigame.players.baseline.relax import _set
     return _set(tree, (0, 1, 0, 1), c)
+
+
+def test_a_shifted_input_under_a_power_is_recovered():
+    """f = 0.16·√k·(m + 0.12)^−0.7 (a spring's own mass, another exponent) from 8 exact
+    readings: an input of the outer product shifted with its power refitted (input_places);
+    the law is written (m + 0.12)^-0.7 and equals the hand law over the domain."""
+    inp = [Input("m", "kg", "range", 0.1, 1.0, [], _dim(kg=1)), Input("k", "N/m", "range", 10, 100, [], _dim(kg=1, s=-2))]
+    out = Output("f", "Hz", 0.0, 0.01, _dim(s=-1))
+    rng = np.random.default_rng(2)
+    X = {"m": rng.uniform(0.1, 1, 8), "k": rng.uniform(10, 100, 8)}
+    law = lambda X: 0.16 * X["k"] ** 0.5 * (X["m"] + 0.12) ** -0.7  # noqa: E731
+    data = OutputData(inp, out, X, law(X), analyse(inp, out))
+    grid = {"m": np.linspace(0.1, 1, 30), "k": np.linspace(10, 100, 30)}
+    best = rank(search(data), X, law(X), out, grid)[0]
+    assert "(m + 0.12)^-0.7" in best.text and "shift and power" in best.kind
+    assert evaluate(best.tree, grid) == pytest.approx(law(grid), rel=1e-9)

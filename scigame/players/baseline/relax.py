@@ -43,7 +43,7 @@ from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_erro
                       worst_error)
 from .monomials import exact_fit
 from .task import fmt
-from .trees import is_num, op, tree_text, var
+from .trees import drop_zero_terms, is_num, op, tree_text, var
 
 #: Candidate laws relaxed (the best by in-sample fit and description length).
 RELAXED_LAWS = 4
@@ -180,7 +180,7 @@ def angle_places(tree: Any) -> list[tuple[Any, Path, str, tuple[Path, ...]]]:
 #: Laws given a new power of an input or a shift inside a function at most.
 INPUT_LAWS = 3
 #: What input_places moves: numbers of either sign (relax_one starts them at both).
-SIGNED = ("power of an input", "shift")
+SIGNED = ("power of an input", "shift", "shift and power")
 #: Refinement steps for a new power of an input: its constant and the law's
 #: scale trade off along a narrow valley (C·T^b over a short range of T).
 LONG_NFEV = 300
@@ -205,19 +205,33 @@ def _shifted(node: Any, name: str, c: float) -> Any:
     return node
 
 
-def input_places(tree: Any, inputs: list) -> list[tuple[Any, Path, str, tuple[Path, ...]]]:
-    """(tree, path, what, tied) for a new power of an input the law's outer
-    product lacks (C·exp(−a/T) → C·T^b·exp(−a/T), a modified Arrhenius law) and
-    a shift of an input inside a function (exp(−a/T) → exp(−a/(T − c)),
+def input_places(tree: Any, inputs: list) -> list[tuple[Any, Path, str, tuple[Path, ...], tuple[Path, ...]]]:
+    """(tree, path, what, tied, extra) for a new power of an input the law's
+    outer product lacks (C·exp(−a/T) → C·T^b·exp(−a/T), a modified Arrhenius
+    law); a shift of an input inside a function (exp(−a/T) → exp(−a/(T − c)),
     Antoine's; every occurrence in that function shifted as one, the tied
-    paths). Both numbers may have either sign."""
+    paths); and a shift of an input the outer product raises to a power, that
+    power refitted with it (γ^(2/3) → (γ − c)^b; the shift is the extra number,
+    the power, snapped first, the relaxed one). The new numbers may have either sign."""
     out = []
     outer = _outer_inputs(tree)
     factors = tree["args"] if isinstance(tree, dict) and tree.get("op") == "mul" else [tree]
+    lows = {i.name: i.lo for i in inputs}
     for i in inputs:
         if i.name not in outer and i.lo > 0:
             grown = op("mul", *factors, op("pow", var(i.name), POWER_START))
-            out.append((grown, (len(factors), 1), "power of an input", ()))
+            out.append((grown, (len(factors), 1), "power of an input", (), ()))
+    for k, f in enumerate(factors):
+        base = f if isinstance(f, dict) and "var" in f else f["args"][0] if isinstance(f, dict) \
+            and f.get("op") == "pow" and is_num(f["args"][1]) and isinstance(f["args"][0], dict) else None
+        if base is None or "var" not in base or not lows.get(base["var"], 0) > 0:
+            continue
+        e = 1.0 if f is base else float(f["args"][1])
+        moved = op("pow", op("sub", base, SHIFT_START * lows[base["var"]]), e)
+        if len(factors) == 1:
+            out.append((moved, (1,), "shift and power", (), ((0, 1),)))
+        else:
+            out.append((op("mul", *factors[:k], moved, *factors[k + 1:]), (k, 1), "shift and power", (), ((k, 0, 1),)))
     for path, node, _ in _walk(tree):
         if not (isinstance(node, dict) and node.get("op") in ("exp", "log", "sin", "cos", "tanh")):
             continue
@@ -226,7 +240,7 @@ def input_places(tree: Any, inputs: list) -> list[tuple[Any, Path, str, tuple[Pa
             moved = _set(tree, path, _shifted(node, i.name, c))
             spots = [p + (1,) for p, n, _ in _walk(_get(moved, path), path) if n == op("sub", var(i.name), c)]
             if c and spots:
-                out.append((moved, spots[0], "shift", tuple(spots[1:])))
+                out.append((moved, spots[0], "shift", tuple(spots[1:]), ()))
     return out
 
 
@@ -373,6 +387,11 @@ def _digits(v: float) -> int:
     return 8
 
 
+def _shift_cost(c: float) -> float:
+    """Nats for writing a shift of an input: its digits (34 K, 0.35)."""
+    return 0.7 * _digits(c) + 0.5
+
+
 def exponent_cost(e: float) -> float:
     """Nats for writing a refined exponent: a small rational's penalty, else
     its digits (1.3 dearer than 1.5, 1.25 dearer still)."""
@@ -441,14 +460,17 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     j = len(paths) - 1
     theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
-    parent = 0.0 if what in SIGNED or "phase" in what else theta0[j]  # the number the parent law has there
+    # the number the parent law has there (none for a new one; with extra numbers, those moved)
+    parent = 0.0 if what in SIGNED or "phase" in what or extra else theta0[j]
     if abs(theta[j] - parent) < 1e-9 or theta[j] == 0:
         return None
     final = tree
     for p, v in list(zip(paths, theta)) + [(p, theta[j]) for p in tied]:
         final = _set(final, p, float(v))
     e = float(theta[j])
-    cost = (0.7 * _digits(e) + 0.5 if what == "shift" else exponent_cost(e)) + sum(RELAX_COST + exponent_cost(float(theta[len(coef) + i])) for i in range(len(extra)))
+    cost = (_shift_cost(e) if what == "shift" else exponent_cost(e)) + sum(
+        RELAX_COST + (_shift_cost if "shift" in what else exponent_cost)(float(theta[len(coef) + i]))
+        for i in range(len(extra)))
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
@@ -502,14 +524,17 @@ def relax(data, laws: list[Law]) -> list[Law]:
     return out + relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
 
 
-def _inside(tree: Any, path: Path, inputs: list) -> bool:
+def _inside(tree: Any, path: Path, inputs: list, power: bool = False) -> bool:
     """The shift c at path of (x − c) lies between 0 and the input's smallest
     value: the shifted input stays positive over the domain, a threshold below
     the readings (T − T₀ in Antoine's and Vogel's laws). A shift that adds to
-    the input (T + 11) is a look-alike of a power of it over a short range."""
+    the input (T + 11) is a look-alike of a power of it over a short range.
+    Under a power (`power`) the shift may add up to the input's largest value
+    ((m + m₀)^−½, a spring's own mass), still keeping x − c positive."""
     name = _get(tree, path[:-1])["args"][0]["var"]
-    lo = next(i.lo for i in inputs if i.name == name)
-    return 0 < float(_get(tree, path)) < lo
+    lo, hi = next((i.lo, i.hi) for i in inputs if i.name == name)
+    c = float(_get(tree, path))
+    return (-hi < c < lo and c != 0) if power else 0 < c < lo
 
 
 def _dropped_cost(tree: Any) -> float:
@@ -535,19 +560,34 @@ def relax_inputs(data, laws: list[Law]) -> list[Law]:
             continue
         seen.add(repr(tree))
         alone = bare(tree)
-        spots = [(t, law, *rest) for t, *rest in input_places(tree, data.inputs)]
+        spots = [(t, law, *rest) for t, *rest in input_places(tree, data.inputs)][:PLACES]
         if alone is not tree:  # the parent without its outer powers, and without what they cost
             lighter = dataclasses.replace(law, complexity=max(0.0, law.complexity - _dropped_cost(tree)))
-            spots += [(t, lighter, *rest) for t, *rest in input_places(alone, data.inputs)]
-        for t, parent, path, what, tied in spots[:PLACES]:
-            found = _attempt(data, parent, t, path, tied, what)
-            if found is not None and what == "shift" and not _inside(found.tree, path, data.inputs):
+            spots += [(t, lighter, *rest) for t, *rest in input_places(alone, data.inputs)][:PLACES]
+        for t, parent, path, what, tied, extra in spots:
+            found = _attempt(data, parent, t, path, tied, what, extra)
+            if found is not None and "shift" in what and not _inside(found.tree, (extra or (path,))[0],
+                                                                     data.inputs, bool(extra)):
                 continue
             if found is not None:
+                found.tree = _tidy(found.tree)
+                found.text = f"{data.output.name} = {tree_text(found.tree)}"
                 out.append(found)
                 if found.fit_max <= exact_fit(data):
                     return out
     return out
+
+
+def _tidy(tree: Any) -> Any:
+    """The law with the constants a fit set to 0 folded away (cos(0·m²) is 1)
+    and x − (−c) written x + c."""
+    tree = drop_zero_terms(tree)
+    if not (isinstance(tree, dict) and "op" in tree):
+        return tree
+    args = [_tidy(a) for a in tree["args"]]
+    if tree["op"] == "sub" and is_num(args[1]) and args[1] < 0:
+        return op("add", args[0], -float(args[1]))
+    return {**tree, "args": args}
 
 
 def relax_angles(data, laws: list[Law]) -> list[Law]:
