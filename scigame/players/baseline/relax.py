@@ -433,10 +433,11 @@ def _starts(theta0: np.ndarray, first: int, extra: int, signed: bool) -> list[np
 
 
 def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = (),
-              what: str = "exponent", extra: tuple[Path, ...] = ()) -> Optional[Law]:
+              what: str = "exponent", extra: tuple[Path, ...] = (), beat: float = math.inf) -> Optional[Law]:
     """The law with the exponent at path (and at the `tied` paths, one
     exponent for them all; or the frequency or phase `what` names) refined,
-    with the numbers at the `extra` paths, or None when that does not fit."""
+    with the numbers at the `extra` paths, or None when that does not fit or
+    does not improve on its parent's error and on `beat` by IMPROVEMENT."""
     coef = coefficients(tree)
     paths = coef + list(extra) + [path]
     theta0 = np.array([float(_get(tree, p)) for p in paths])
@@ -455,7 +456,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
             best = (theta, float(np.sum(err ** 2)), float(np.max(err)))
         if best[2] <= 1.0:
             break
-    if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * law.fit_error:
+    if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * min(law.fit_error, beat):
         return None
     j = len(paths) - 1
     theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
@@ -492,9 +493,9 @@ def _ranked(data, laws: list[Law], sums: bool) -> list[Law]:
 
 
 def _attempt(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = (),
-             what: str = "exponent", extra: tuple[Path, ...] = ()) -> Optional[Law]:
+             what: str = "exponent", extra: tuple[Path, ...] = (), beat: float = math.inf) -> Optional[Law]:
     try:
-        return relax_one(data, law, tree, path, tied, what, extra)
+        return relax_one(data, law, tree, path, tied, what, extra, beat)
     except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
         return None
 
@@ -522,6 +523,14 @@ def relax(data, laws: list[Law]) -> list[Law]:
                 if found.fit_max <= exact_fit(data):
                     return out  # it reproduces the readings: nothing left to find
     return out + relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
+
+
+def _best_error(laws: list[Law], k: int) -> float:
+    """The least in-sample squared error of the laws of at most k constants: a
+    law of the later passes must beat it (before its constants are rounded) as
+    a relaxed law beats its parent, or its extra number is no evidence (and it
+    would crowd the model choice's held-out test)."""
+    return min((f.fit_error for f in laws if f.k <= k), default=math.inf)
 
 
 def _inside(tree: Any, path: Path, inputs: list, power: bool = False) -> bool:
@@ -565,7 +574,7 @@ def relax_inputs(data, laws: list[Law]) -> list[Law]:
             lighter = dataclasses.replace(law, complexity=max(0.0, law.complexity - _dropped_cost(tree)))
             spots += [(t, lighter, *rest) for t, *rest in input_places(alone, data.inputs)][:PLACES]
         for t, parent, path, what, tied, extra in spots:
-            found = _attempt(data, parent, t, path, tied, what, extra)
+            found = _attempt(data, parent, t, path, tied, what, extra, _best_error(laws, law.k + 1 + len(extra)))
             if found is not None and "shift" in what and not _inside(found.tree, (extra or (path,))[0],
                                                                      data.inputs, bool(extra)):
                 continue
@@ -600,7 +609,7 @@ def relax_angles(data, laws: list[Law]) -> list[Law]:
             continue
         seen.add(repr(tree))
         for t, path, what, extra in angle_places(tree)[:PLACES]:
-            found = _attempt(data, law, t, path, (), what, extra)
+            found = _attempt(data, law, t, path, (), what, extra, _best_error(laws, law.k + 1 + len(extra)))
             if found is not None:
                 out.append(found)
                 if found.fit_max <= exact_fit(data):
@@ -617,7 +626,7 @@ def relax_sums(data, laws: list[Law]) -> list[Law]:
     out = []
     for law in [f for f in _ranked(data, laws, sums=True) if sum_places(normal(f.tree), dims)][:SUM_LAWS]:
         for t, path, tied in sum_places(normal(law.tree), dims)[:PLACES]:
-            found = _attempt(data, law, t, path, tied)
+            found = _attempt(data, law, t, path, tied, beat=_best_error(laws, law.k + 1))
             if found is not None:
                 found.k = max(found.k, len(coefficients(t)) + 1)
                 found.tree = _unpowered(found.tree)

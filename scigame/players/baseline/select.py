@@ -29,7 +29,7 @@ from .task import Output
 from .trees import evaluate
 
 #: Laws given held-out refits (the best by in-sample BIC).
-HELD_OUT_TOP = 8
+HELD_OUT_TOP = 6
 #: Nor a law whose in-sample score is this many nats behind the best's.
 HELD_OUT_MARGIN = 30.0
 #: Held-out points per law at most.
