@@ -56,6 +56,10 @@ RELAX_COST = 1.5
 #: A relaxed law is kept only if its sum of squared errors is below this
 #: fraction of its parent's.
 IMPROVEMENT = 0.25
+#: Readings the sum, angle and input passes need at least: with fewer, a law of
+#: three or four constants fits them whatever its structure (and the passes,
+#: run on every short episode, would cost more than they find).
+PASS_READINGS = 7
 #: Sums of at most this many terms have their exponents relaxed (sum_places);
 #: a longer sum fits many shapes with its own coefficients.
 SUM_TERMS = 2
@@ -522,6 +526,8 @@ def relax(data, laws: list[Law]) -> list[Law]:
                 out.append(found)
                 if found.fit_max <= exact_fit(data):
                     return out  # it reproduces the readings: nothing left to find
+    if data.n < PASS_READINGS:
+        return out
     return out + relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
 
 
