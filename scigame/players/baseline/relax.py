@@ -505,8 +505,7 @@ def _attempt(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = (),
 
 
 def relax(data, laws: list[Law]) -> list[Law]:
-    """Relaxed variants of the RELAXED_LAWS best laws that miss some point,
-    then of the SUM_LAWS best short sums (relax_sums)."""
+    """Relaxed variants of the RELAXED_LAWS best laws that miss some point."""
     if data.n < 4 or not laws:
         return []
     out, seen, families = [], set(), Counter()
@@ -526,9 +525,17 @@ def relax(data, laws: list[Law]) -> list[Law]:
                 out.append(found)
                 if found.fit_max <= exact_fit(data):
                     return out  # it reproduces the readings: nothing left to find
-    if data.n < PASS_READINGS:
-        return out
-    return out + relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
+    return out
+
+
+def composed(data, laws: list[Law]) -> list[Law]:
+    """The sum, angle and input passes (relax_sums, relax_angles, relax_inputs)
+    over the laws of the families before relax's own; none with fewer than
+    PASS_READINGS readings. search.py runs them as a family of their own, so
+    that an Adaptive episode stops trying them once they miss by far."""
+    if data.n < PASS_READINGS or not laws:
+        return []
+    return relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
 
 
 def _best_error(laws: list[Law], k: int) -> float:
