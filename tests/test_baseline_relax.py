@@ -133,3 +133,121 @@ def test_no_candidate_explains_the_evidence_and_the_submission_says_so(tmp_path)
     assert action.hypotheses[sub.selected].confidence <= 0.5
     assert "No candidate of the search explains every measurement" in sub.explanation
     assert ep.outcome.failure_mode in ("incorrect_relation", "parameter_error")
+
+
+def test_sum_places_tie_like_inputs_and_power_bare_ones():
+    """A·T^4 − A·Tₛ^4: every input's exponent in each term is a place (A as A^1), and the two
+    temperatures' exponents, equal and of one unit, are one more place, tied; the areas are
+    tied too (one unit, both 1). A three-term sum has no places."""
+    from scigame.players.baseline.relax import sum_places
+    dims = {"A": _dim(m=2), "T": _dim(K=1), "Ts": _dim(K=1)}
+    tree = op("sub", op("mul", var("A"), op("pow", var("T"), 4.0)), op("mul", var("A"), op("pow", var("Ts"), 4.0)))
+    found = sum_places(tree, dims)
+    assert len(found) == 4 + 2
+    tied = [(p, t) for _, p, t in found if t]
+    assert tied == [((0, 0, 1), ((1, 0, 1),)), ((0, 1, 1), ((1, 1, 1),))]
+    assert sum_places(op("add", var("A"), var("T"), var("Ts")), dims) == []
+
+
+def test_a_sum_with_a_real_exponent_is_recovered():
+    """p = p₀ + 1.9·h^2.8 (a hidden constant of units kPa/m^2.8) from 8 exact readings: the sums'
+    p₀ + c·h³ relaxed; the model choice ranks the law itself first."""
+    kpa = _dim(kg=1, m=-1, s=-2)
+    inp = [Input("h", "m", "range", 0.0, 5.0, [], _dim(m=1)), Input("p0", "kPa", "range", 90.0, 110.0, [], kpa)]
+    out = Output("p", "kPa", 0.0, 0.01, kpa)
+    rng = np.random.default_rng(3)
+    X = {"h": rng.uniform(0, 5, 8), "p0": rng.uniform(90, 110, 8)}
+    y = X["p0"] + 1.9 * X["h"] ** 2.8
+    data = OutputData(inp, out, X, y, analyse(inp, out))
+    grid = {"h": np.linspace(0, 5, 30), "p0": np.linspace(90, 110, 30)}
+    best = rank(search(data), X, y, out, grid)[0]
+    assert best.text == "p = p0 + 1.9·h^2.8"
+    assert evaluate(best.tree, grid) == pytest.approx(grid["p0"] + 1.9 * grid["h"] ** 2.8, rel=1e-9)
+
+
+def test_a_difference_of_like_powers_moves_as_one_exponent():
+    """P = 2·A·(T^1.25 − Tₛ^1.25) (a hidden constant): the sums' A·T − c·A·Tₛ with the two
+    temperatures' exponents tied and relaxed to 1.25 and the coefficients 2 and −2."""
+    inp = [Input("A", "m^2", "range", 0.1, 1.0, [], _dim(m=2)), Input("T", "K", "range", 400.0, 900.0, [], _dim(K=1)),
+           Input("Ts", "K", "range", 250.0, 350.0, [], _dim(K=1))]
+    out = Output("P", "W", 0.0, 0.01, _dim(kg=1, m=2, s=-3))
+    rng = np.random.default_rng(5)
+    X = {"A": rng.uniform(0.1, 1, 8), "T": rng.uniform(400, 900, 8), "Ts": rng.uniform(250, 350, 8)}
+    law = lambda X: 2.0 * X["A"] * (X["T"] ** 1.25 - X["Ts"] ** 1.25)  # noqa: E731
+    data = OutputData(inp, out, X, law(X), analyse(inp, out))
+    grid = {"A": np.linspace(0.1, 1, 30), "T": np.linspace(400, 900, 30), "Ts": np.linspace(250, 350, 30)}
+    best = rank(search(data), X, law(X), out, grid)[0]
+    assert "relaxed to 1.25" in best.kind
+    assert evaluate(best.tree, grid) == pytest.approx(law(grid), rel=1e-6)
+
+
+@pytest.mark.parametrize("law, text", [
+    (lambda X: X["I0"] * np.cos(0.82 * X["theta"]) ** 2, "I = I0·cos(0.82·theta)^2"),
+    (lambda X: X["I0"] * np.cos(X["theta"] - 0.28) ** 2, "I = I0·cos(theta - 0.28)^2"),
+    (lambda X: X["I0"] * np.sin(X["theta"]) ** 0.7, "I = I0·sin(theta)^0.7"),
+])
+def test_a_sine_or_cosine_with_another_frequency_phase_or_power_is_recovered(law, text):
+    """Malus's I₀·cos²θ moved: a frequency 0.82, a phase −0.28 (with the square refitted beside
+    it), or sin θ to the power 0.7, from 8 exact readings over θ in 0.2..1.2: the search's
+    monomials in cos θ or sin θ relaxed at the function (angle_places); the law ranks first."""
+    rad = np.zeros(5)
+    inp = [Input("I0", "W/m^2", "range", 1.0, 10.0, [], _dim(kg=1, s=-3)),
+           Input("theta", "rad", "range", 0.2, 1.2, [], rad, is_angle=True)]
+    out = Output("I", "W/m^2", 0.0, 0.001, _dim(kg=1, s=-3))
+    rng = np.random.default_rng(11)
+    X = {"I0": rng.uniform(1, 10, 8), "theta": rng.uniform(0.2, 1.2, 8)}
+    data = OutputData(inp, out, X, law(X), analyse(inp, out))
+    grid = {"I0": np.linspace(1, 10, 30), "theta": np.linspace(0.2, 1.2, 30)}
+    best = rank(search(data), X, law(X), out, grid)[0]
+    assert best.text == text
+    assert evaluate(best.tree, grid) == pytest.approx(law(grid), rel=1e-9)
+
+
+@pytest.mark.parametrize("law, what", [
+    (lambda T: 5.77e5 * T ** 0.5 * np.exp(-2406.0 / T), "power of an input relaxed to 0.5"),
+    (lambda T: 1.89e8 * np.exp(-4895.0 / (T - 34.0)), "shift relaxed to 34"),
+])
+def test_a_new_power_of_an_input_or_a_shift_inside_a_function_is_recovered(law, what):
+    """A modified Arrhenius law C·T^0.5·e^(−a/T) and Antoine's C·e^(−a/(T − 34 K)) over
+    T in 280..400 K, 8 exact readings: the search's C·T^b·e^(−a/T) (b a small rational or
+    absent) given a new power of T, or without its power and with T shifted inside exp
+    (input_places); the law ranks first and equals the hand law over the domain."""
+    inp = [Input("T", "K", "range", 280.0, 400.0, [], _dim(K=1))]
+    out = Output("k", "1/s", 0.0, 0.01, _dim(s=-1))
+    T = np.linspace(280.0, 400.0, 8)
+    data = OutputData(inp, out, {"T": T}, law(T), analyse(inp, out))
+    grid = np.linspace(280.0, 400.0, 40)
+    best = rank(search(data), {"T": T}, law(T), out, {"T": grid})[0]
+    assert what in best.kind
+    assert evaluate(best.tree, {"T": grid}) == pytest.approx(law(grid), rel=3e-3)
+
+
+def test_a_shift_that_adds_to_its_input_is_refused():
+    """(T − c) with c outside (0, T's smallest value) is refused: the shifted input must stay a
+    positive difference over the domain."""
+    from scigame.players.baseline.relax import _inside
+    inp = [Input("T", "K", "range", 280.0, 400.0, [], _dim(K=1))]
+    tree = op("exp", op("mul", -2746.0, op("pow", op("sub", var("T"), -11.0), -1.0)))
+    assert not _inside(tree, (0, 1, 0, 1), inp)
+    assert _inside(_set_shift(tree, 34.0), (0, 1, 0, 1), inp)
+
+
+def _set_shift(tree, c):
+    from scigame.players.baseline.relax import _set
+    return _set(tree, (0, 1, 0, 1), c)
+
+
+def test_a_shifted_input_under_a_power_is_recovered():
+    """f = 0.16·√k·(m + 0.12)^−0.7 (a spring's own mass, another exponent) from 8 exact
+    readings: an input of the outer product shifted with its power refitted (input_places);
+    the law is written (m + 0.12)^-0.7 and equals the hand law over the domain."""
+    inp = [Input("m", "kg", "range", 0.1, 1.0, [], _dim(kg=1)), Input("k", "N/m", "range", 10, 100, [], _dim(kg=1, s=-2))]
+    out = Output("f", "Hz", 0.0, 0.01, _dim(s=-1))
+    rng = np.random.default_rng(2)
+    X = {"m": rng.uniform(0.1, 1, 8), "k": rng.uniform(10, 100, 8)}
+    law = lambda X: 0.16 * X["k"] ** 0.5 * (X["m"] + 0.12) ** -0.7  # noqa: E731
+    data = OutputData(inp, out, X, law(X), analyse(inp, out))
+    grid = {"m": np.linspace(0.1, 1, 30), "k": np.linspace(10, 100, 30)}
+    best = rank(search(data), X, law(X), out, grid)[0]
+    assert "(m + 0.12)^-0.7" in best.text and "shift and power" in best.kind
+    assert evaluate(best.tree, grid) == pytest.approx(law(grid), rel=1e-9)

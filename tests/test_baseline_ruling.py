@@ -46,7 +46,15 @@ def test_a_ruled_out_family_is_not_searched(monkeypatch):
     tried.clear()
     found = search_found(data, skip=frozenset({"bernoulli", "oscillations"}))
     assert tried == ["kinetics", "saturations", "powers"]
-    assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations", "powers"}
+    # the composed passes (relax.composed) found nothing within the bound on these 12 readings either
+    assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations", "powers", "composed"}
+
+
+def test_too_few_readings_do_not_rule_the_composed_passes_out():
+    """With fewer readings than relax.PASS_READINGS the composed passes are not tried, so an
+    Adaptive episode's early searches cannot rule them out for its later ones."""
+    found = search_found(_data(n=6))
+    assert "composed" not in found.by_family and "composed" not in ruled_out(found)
 
 
 def test_nothing_new_is_ruled_out_while_a_relaxed_law_fits_nearly():

@@ -28,6 +28,7 @@ exponent, and it carries one more fitted constant, so the model choice
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -42,7 +43,7 @@ from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_erro
                       worst_error)
 from .monomials import exact_fit
 from .task import fmt
-from .trees import is_num, op, tree_text
+from .trees import drop_zero_terms, is_num, op, tree_text, var
 
 #: Candidate laws relaxed (the best by in-sample fit and description length).
 RELAXED_LAWS = 4
@@ -55,6 +56,15 @@ RELAX_COST = 1.5
 #: A relaxed law is kept only if its sum of squared errors is below this
 #: fraction of its parent's.
 IMPROVEMENT = 0.25
+#: Readings the sum, angle and input passes need at least: with fewer, a law of
+#: three or four constants fits them whatever its structure (and the passes,
+#: run on every short episode, would cost more than they find).
+PASS_READINGS = 7
+#: Sums of at most this many terms have their exponents relaxed (sum_places);
+#: a longer sum fits many shapes with its own coefficients.
+SUM_TERMS = 2
+#: Sums relaxed at most (the best by in-sample fit and description length).
+SUM_LAWS = 3
 #: Functions a power may be put around.
 FUNCTIONS = ("exp", "log", "sin", "cos", "tanh", "sub", "add")
 
@@ -131,6 +141,176 @@ def places(tree: Any, X: Optional[dict] = None) -> list[tuple[Any, Path]]:
     return out
 
 
+#: Laws with a sine or cosine whose frequency and phase are refined at most.
+ANGLE_LAWS = 3
+#: Where a phase refined by angle_places starts (radians, either sign reachable).
+PHASE_START = 0.2
+
+
+def angle_places(tree: Any) -> list[tuple[Any, Path, str, tuple[Path, ...]]]:
+    """(tree, path, what, extra) for the power, the frequency and the phase of
+    every sine or cosine of one input: sin(k·θ) → sin(k·θ)^b, sin(a·θ),
+    sin(k·θ + φ) and, the frequency or the phase refitted with the power (extra:
+    the paths of further numbers refined; the power, last, is the one snapped
+    first), sin(a·θ)^b and sin(k·θ + φ)^b; k a whole number (a fitted frequency is
+    a coefficient already). cos(θ)² moved to cos(0.82·θ)², cos(θ − 0.28)² or
+    sin(θ)^0.7: a Malus or Bragg law with another frequency, phase or power."""
+    out = []
+    for path, node, _ in _walk(tree):
+        if not (isinstance(node, dict) and node.get("op") in ("sin", "cos")):
+            continue
+        arg = node["args"][0]
+        whole = isinstance(arg, dict) and arg.get("op") == "mul" and len(arg["args"]) == 2 \
+            and is_num(arg["args"][0]) and float(arg["args"][0]).is_integer() and "var" in arg["args"][1]
+        if not (whole or isinstance(arg, dict) and "var" in arg):
+            continue
+        scaled, shifted = arg if whole else op("mul", 1.0, arg), op("add", arg, PHASE_START)
+        if path and _get(tree, path[:-1]).get("op") == "pow":  # its power is a place of relax's own
+            power = (path[:-1] + (1,),)
+            out += [(_set(tree, path + (0,), scaled), path + (0, 0), "frequency", ()),
+                    (_set(tree, path + (0,), shifted), path + (0, 1), "phase", ()),
+                    (_set(tree, path + (0,), scaled), power[0], "frequency and power", (path + (0, 0),)),
+                    (_set(tree, path + (0,), shifted), power[0], "phase and power", (path + (0, 1),))]
+            continue
+        fn, power = node["op"], (path + (1,),)
+        out += [(_set(tree, path, op("pow", node, 1.0)), path + (1,), "exponent", ()),
+                (_set(tree, path + (0,), scaled), path + (0, 0), "frequency", ()),
+                (_set(tree, path + (0,), shifted), path + (0, 1), "phase", ()),
+                (_set(tree, path, op("pow", op(fn, scaled), 1.0)), power[0], "frequency and power", (path + (0, 0, 0),)),
+                (_set(tree, path, op("pow", op(fn, shifted), 1.0)), power[0], "phase and power", (path + (0, 0, 1),))]
+    return out
+
+
+#: Laws given a new power of an input or a shift inside a function at most.
+INPUT_LAWS = 3
+#: What input_places moves: numbers of either sign (relax_one starts them at both).
+SIGNED = ("power of an input", "shift", "shift and power")
+#: Refinement steps for a new power of an input: its constant and the law's
+#: scale trade off along a narrow valley (C·T^b over a short range of T).
+LONG_NFEV = 300
+#: Where input_places starts a new power of an input, and a shift (as a fraction
+#: of the input's smallest value).
+POWER_START, SHIFT_START = 0.5, 0.1
+
+
+def _outer_inputs(tree: Any) -> set[str]:
+    """The inputs that are factors, or powers, of the law's outermost product."""
+    args = tree["args"] if isinstance(tree, dict) and tree.get("op") == "mul" else [tree]
+    return {a["var"] if "var" in a else a["args"][0]["var"] for a in args if isinstance(a, dict)
+            and ("var" in a or a.get("op") == "pow" and isinstance(a["args"][0], dict) and "var" in a["args"][0])}
+
+
+def _shifted(node: Any, name: str, c: float) -> Any:
+    """node with every `name` replaced by (name − c)."""
+    if isinstance(node, dict) and node.get("var") == name:
+        return op("sub", node, c)
+    if isinstance(node, dict) and "op" in node:
+        return {**node, "args": [_shifted(a, name, c) for a in node["args"]]}
+    return node
+
+
+def input_places(tree: Any, inputs: list) -> list[tuple[Any, Path, str, tuple[Path, ...], tuple[Path, ...]]]:
+    """(tree, path, what, tied, extra) for a new power of an input the law's
+    outer product lacks (C·exp(−a/T) → C·T^b·exp(−a/T), a modified Arrhenius
+    law); a shift of an input inside a function (exp(−a/T) → exp(−a/(T − c)),
+    Antoine's; every occurrence in that function shifted as one, the tied
+    paths); and a shift of an input the outer product raises to a power, that
+    power refitted with it (γ^(2/3) → (γ − c)^b; the shift is the extra number,
+    the power, snapped first, the relaxed one). The new numbers may have either sign."""
+    out = []
+    outer = _outer_inputs(tree)
+    factors = tree["args"] if isinstance(tree, dict) and tree.get("op") == "mul" else [tree]
+    lows = {i.name: i.lo for i in inputs}
+    for i in inputs:
+        if i.name not in outer and i.lo > 0:
+            grown = op("mul", *factors, op("pow", var(i.name), POWER_START))
+            out.append((grown, (len(factors), 1), "power of an input", (), ()))
+    for k, f in enumerate(factors):
+        base = f if isinstance(f, dict) and "var" in f else f["args"][0] if isinstance(f, dict) \
+            and f.get("op") == "pow" and is_num(f["args"][1]) and isinstance(f["args"][0], dict) else None
+        if base is None or "var" not in base or not lows.get(base["var"], 0) > 0:
+            continue
+        e = 1.0 if f is base else float(f["args"][1])
+        moved = op("pow", op("sub", base, SHIFT_START * lows[base["var"]]), e)
+        if len(factors) == 1:
+            out.append((moved, (1,), "shift and power", (), ((0, 1),)))
+        else:
+            out.append((op("mul", *factors[:k], moved, *factors[k + 1:]), (k, 1), "shift and power", (), ((k, 0, 1),)))
+    for path, node, _ in _walk(tree):
+        if not (isinstance(node, dict) and node.get("op") in ("exp", "log", "sin", "cos", "tanh")):
+            continue
+        for i in inputs:
+            c = SHIFT_START * i.lo
+            moved = _set(tree, path, _shifted(node, i.name, c))
+            spots = [p + (1,) for p, n, _ in _walk(_get(moved, path), path) if n == op("sub", var(i.name), c)]
+            if c and spots:
+                out.append((moved, spots[0], "shift", tuple(spots[1:]), ()))
+    return out
+
+
+def _terms(tree: Any, path: Path = ()) -> list[tuple[Path, Any]]:
+    """(path, term) of the sum at the law's core: the sum itself, or the sum a
+    coefficient multiplies or a power or a quotient holds (1/(c·(a + b)),
+    √(c·(a − b))); [] when there is none."""
+    if not isinstance(tree, dict) or "op" not in tree:
+        return []
+    if tree["op"] in ("add", "sub"):
+        return [(path + (i,), a) for i, a in enumerate(tree["args"])]
+    if tree["op"] in ("mul", "div", "pow"):
+        for i, a in enumerate(tree["args"]):
+            found = _terms(a, path + (i,))
+            if found:
+                return found
+    return []
+
+
+def _factors(node: Any, path: Path):
+    """(path, input, exponent or None for a bare input) of the inputs a term
+    multiplies, through products, quotients and numeric powers."""
+    if not isinstance(node, dict):
+        return
+    if "var" in node:
+        yield path, node["var"], None
+    elif node.get("op") in ("mul", "div"):
+        for i, a in enumerate(node["args"]):
+            yield from _factors(a, path + (i,))
+    elif node.get("op") == "pow" and is_num(node["args"][1]) and isinstance(node["args"][0], dict) \
+            and "var" in node["args"][0]:
+        yield path, node["args"][0]["var"], float(node["args"][1])
+
+
+def _unpowered(tree: Any) -> Any:
+    """The law with the powers 1 sum_places put on bare inputs, and left, taken off again."""
+    if not isinstance(tree, dict) or "op" not in tree:
+        return tree
+    if tree["op"] == "pow" and tree["args"][1] == 1.0 and isinstance(tree["args"][0], dict) \
+            and "var" in tree["args"][0]:
+        return tree["args"][0]
+    return {**tree, "args": [_unpowered(a) for a in tree["args"]]}
+
+
+def sum_places(tree: Any, dims: dict[str, Any]) -> list[tuple[Any, Path, tuple[Path, ...]]]:
+    """(tree, path, tied paths) for the exponents of a sum of at most SUM_TERMS
+    terms: each input's exponent in each term (a bare input as the power 1), and
+    one exponent for a like input (the same units) in each term where the two
+    are equal (T^4 − Tₛ^4 moves as T^e − Tₛ^e). `dims` maps an input to its units."""
+    terms = _terms(tree)
+    if not 2 <= len(terms) <= SUM_TERMS or any(isinstance(t, dict) and t.get("op") in ("add", "sub")
+                                               for _, t in terms):
+        return []
+    powered, spots = tree, []
+    for k, (tpath, term) in enumerate(terms):
+        for path, name, e in _factors(term, tpath):
+            if e is None:
+                powered = _set(powered, path, op("pow", var(name), 1.0))
+            spots.append((k, path + (1,), name, 1.0 if e is None else e))
+    out = [(powered, p, ()) for _, p, _, _ in spots]
+    for k1, p1, n1, e1 in spots:
+        out.extend((powered, p1, (p2,)) for k2, p2, n2, e2 in spots
+                   if k2 > k1 and e1 == e2 and np.array_equal(dims.get(n1), dims.get(n2)))
+    return out
+
+
 def bare(tree: Any) -> Any:
     """The law without the powers of single inputs in its outermost product
     (C·t^−0.1·(1 + a·t)^−1 → C·(1 + a·t)^−1): a look-alike monomial the fit
@@ -145,10 +325,13 @@ def bare(tree: Any) -> Any:
     return op("mul", *rest) if len(rest) > 1 else rest[0]
 
 
-def _model(tree: Any, paths: list[Path]) -> Callable[[np.ndarray, dict], np.ndarray]:
-    """tree as a function of (theta, X), theta the numbers at paths: compiled
-    once into numpy closures (the op table's meanings), as refits call it often."""
+def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callable[[np.ndarray, dict], np.ndarray]:
+    """tree as a function of (theta, X), theta the numbers at paths (and the
+    last of them also at the `tied` paths: one exponent shared by several
+    places): compiled once into numpy closures (the op table's meanings), as
+    refits call it often."""
     index = {tuple(p): i for i, p in enumerate(paths)}
+    index.update({tuple(p): len(paths) - 1 for p in tied})
 
     def build(node, path):
         if path in index:
@@ -208,6 +391,11 @@ def _digits(v: float) -> int:
     return 8
 
 
+def _shift_cost(c: float) -> float:
+    """Nats for writing a shift of an input: its digits (34 K, 0.35)."""
+    return 0.7 * _digits(c) + 0.5
+
+
 def exponent_cost(e: float) -> float:
     """Nats for writing a refined exponent: a small rational's penalty, else
     its digits (1.3 dearer than 1.5, 1.25 dearer still)."""
@@ -215,20 +403,56 @@ def exponent_cost(e: float) -> float:
     return exponent_penalty(r) if abs(float(r) - e) < 1e-12 else 0.7 * _digits(e) + 0.5 * math.log(1 + abs(e))
 
 
-def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
-    """The law with the exponent at path refined, or None when that does not fit."""
+def _rescaled(model, theta0: np.ndarray, outer: list[int], data) -> np.ndarray:
+    """theta0 with the law's outer coefficient (index outer[0]) scaled so that the
+    law meets the readings in the median: a new number in a function's argument
+    moves the law's size by orders of magnitude, far from where its parent's
+    coefficient left it (C·exp(−a/(T − c)) against C·T^−4.25·exp(−a/T))."""
+    with np.errstate(all="ignore"):
+        ratio = np.median(data.y / model(theta0, data.X))
+    if not outer or not np.isfinite(ratio) or ratio <= 0:
+        return theta0
+    out = theta0.copy()
+    out[outer[0]] *= ratio
+    return out
+
+
+def _starts(theta0: np.ndarray, first: int, extra: int, signed: bool) -> list[np.ndarray]:
+    """Where the refinement of a relaxed law starts: at the parent's numbers, with
+    the relaxed one at 0.6 of its value, and for a number of either sign
+    (`signed`: a phase, a shift, a new power) with that number's sign flipped,
+    or the `extra` numbers' from index `first` when there are extra ones (a
+    phase refined beside a power)."""
+    low = theta0.copy()
+    low[-1] *= 0.6
+    out = [theta0.copy(), low]
+    if signed:
+        flipped = theta0.copy()
+        if extra:
+            flipped[first:first + extra] *= -1
+        else:
+            flipped[-1] *= -1
+        out.append(flipped)
+    return out
+
+
+def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = (),
+              what: str = "exponent", extra: tuple[Path, ...] = (), beat: float = math.inf) -> Optional[Law]:
+    """The law with the exponent at path (and at the `tied` paths, one
+    exponent for them all; or the frequency or phase `what` names) refined,
+    with the numbers at the `extra` paths, or None when that does not fit or
+    does not improve on its parent's error and on `beat` by IMPROVEMENT."""
     coef = coefficients(tree)
-    paths = coef + [path]
+    paths = coef + list(extra) + [path]
     theta0 = np.array([float(_get(tree, p)) for p in paths])
-    model = _model(tree, paths)
+    model = _model(tree, paths, tied)
     if data.n <= len(theta0):
         return None
-    starts = [theta0[-1], theta0[-1] * 0.6]
+    if what in SIGNED:
+        theta0 = _rescaled(model, theta0, [i for i, p in enumerate(coef) if len(p) == 1], data)
     best = None
-    for s in starts:
-        t0 = theta0.copy()
-        t0[-1] = s
-        theta = refine(model, t0, data.X, data.y, data.sw, nfev=30)
+    for t0 in _starts(theta0, len(coef), len(extra), what in SIGNED or "phase" in what):
+        theta = refine(model, t0, data.X, data.y, data.sw, nfev=LONG_NFEV if what in SIGNED else 30)
         if theta is None:
             continue
         err = scaled_errors(model(theta, data.X), data.y, data.sw)
@@ -236,39 +460,56 @@ def relax_one(data, law: Law, tree: Any, path: Path) -> Optional[Law]:
             best = (theta, float(np.sum(err ** 2)), float(np.max(err)))
         if best[2] <= 1.0:
             break
-    if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * law.fit_error:
+    if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * min(law.fit_error, beat):
         return None
     j = len(paths) - 1
     theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
-    if abs(theta[j] - theta0[j]) < 1e-9 or theta[j] == 0:
+    # the number the parent law has there (none for a new one; with extra numbers, those moved)
+    parent = 0.0 if what in SIGNED or "phase" in what or extra else theta0[j]
+    if abs(theta[j] - parent) < 1e-9 or theta[j] == 0:
         return None
     final = tree
-    for p, v in zip(paths, theta):
+    for p, v in list(zip(paths, theta)) + [(p, theta[j]) for p in tied]:
         final = _set(final, p, float(v))
     e = float(theta[j])
-    extra = exponent_cost(e)
+    cost = (_shift_cost(e) if what == "shift" else exponent_cost(e)) + sum(
+        RELAX_COST + (_shift_cost if "shift" in what else exponent_cost)(float(theta[len(coef) + i]))
+        for i in range(len(extra)))
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
         return None if t is None else (lambda X, t=t: model(t, X))
-    out = Law(law.kind + f", its exponent relaxed to {fmt(e)}", f"{data.output.name} = {tree_text(final)}", final,
-              law.k + 1, law.complexity + RELAX_COST + extra, refit)
+    moved = ", ".join(fmt(float(v)) for v in list(theta[len(coef):j]) + [e])
+    out = Law(law.kind + f", its {what} relaxed to {moved}", f"{data.output.name} = {tree_text(final)}", final,
+              law.k + 1 + len(extra), law.complexity + RELAX_COST + cost, refit)
     out.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
     return out if out.fit_max <= 1.5 else None
+
+
+def _ranked(data, laws: list[Law], sums: bool) -> list[Law]:
+    """The laws that miss some point, sums or the others, best first by
+    in-sample fit and description length."""
+    penalty = 0.5 * math.log(max(data.n, 2))
+    return sorted((f for f in laws if f.fit_max > exact_fit(data) and math.isfinite(f.fit_error)
+                   and f.kind.startswith("sum") == sums),
+                  key=lambda f: min(f.fit_error, 1e6) + 2 * f.complexity + 2 * penalty * f.k)
+
+
+def _attempt(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = (),
+             what: str = "exponent", extra: tuple[Path, ...] = (), beat: float = math.inf) -> Optional[Law]:
+    try:
+        return relax_one(data, law, tree, path, tied, what, extra, beat)
+    except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
+        return None
 
 
 def relax(data, laws: list[Law]) -> list[Law]:
     """Relaxed variants of the RELAXED_LAWS best laws that miss some point."""
     if data.n < 4 or not laws:
         return []
-    penalty = 0.5 * math.log(max(data.n, 2))
-    # sums are not relaxed: they fit many shapes with their own coefficients
-    ranked = sorted((f for f in laws if f.fit_max > exact_fit(data) and math.isfinite(f.fit_error)
-                     and not f.kind.startswith("sum")),
-                    key=lambda f: min(f.fit_error, 1e6) + 2 * f.complexity + 2 * penalty * f.k)
     out, seen, families = [], set(), Counter()
-    for law in ranked:  # at most PER_FAMILY of one family, so that the sums cannot fill the list
+    for law in _ranked(data, laws, sums=False):  # at most PER_FAMILY of one family
         if len(seen) >= RELAXED_LAWS:
             break
         tree, family = normal(law.tree), re.sub(r"[-0-9.^/]+", "", law.kind)
@@ -279,12 +520,131 @@ def relax(data, laws: list[Law]) -> list[Law]:
         families[family] += 1
         alone = bare(tree)
         for t, path in (places(tree, data.X) + (places(alone, data.X) if alone is not tree else []))[:PLACES]:
-            try:
-                found = relax_one(data, law, t, path)
-            except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
-                found = None
+            found = _attempt(data, law, t, path)
             if found is not None:
                 out.append(found)
                 if found.fit_max <= exact_fit(data):
                     return out  # it reproduces the readings: nothing left to find
+    return out
+
+
+def composed(data, laws: list[Law]) -> list[Law]:
+    """The sum, angle and input passes (relax_sums, relax_angles, relax_inputs)
+    over the laws of the families before relax's own; none with fewer than
+    PASS_READINGS readings. search.py runs them as a family of their own, so
+    that an Adaptive episode stops trying them once they miss by far."""
+    if data.n < PASS_READINGS or not laws:
+        return []
+    return relax_sums(data, laws) + relax_angles(data, laws) + relax_inputs(data, laws)
+
+
+def _best_error(laws: list[Law], k: int) -> float:
+    """The least in-sample squared error of the laws of at most k constants: a
+    law of the later passes must beat it (before its constants are rounded) as
+    a relaxed law beats its parent, or its extra number is no evidence (and it
+    would crowd the model choice's held-out test)."""
+    return min((f.fit_error for f in laws if f.k <= k), default=math.inf)
+
+
+def _inside(tree: Any, path: Path, inputs: list, power: bool = False) -> bool:
+    """The shift c at path of (x − c) lies between 0 and the input's smallest
+    value: the shifted input stays positive over the domain, a threshold below
+    the readings (T − T₀ in Antoine's and Vogel's laws). A shift that adds to
+    the input (T + 11) is a look-alike of a power of it over a short range.
+    Under a power (`power`) the shift may add up to the input's largest value
+    ((m + m₀)^−½, a spring's own mass), still keeping x − c positive."""
+    name = _get(tree, path[:-1])["args"][0]["var"]
+    lo, hi = next((i.lo, i.hi) for i in inputs if i.name == name)
+    c = float(_get(tree, path))
+    return (-hi < c < lo and c != 0) if power else 0 < c < lo
+
+
+def _dropped_cost(tree: Any) -> float:
+    """Nats the exponents of the powers of single inputs in the law's outer
+    product cost (what bare() takes away)."""
+    if not (isinstance(tree, dict) and tree.get("op") == "mul"):
+        return 0.0
+    return sum(exponent_cost(float(a["args"][1])) for a in tree["args"] if isinstance(a, dict)
+               and a.get("op") == "pow" and is_num(a["args"][1]) and isinstance(a["args"][0], dict)
+               and "var" in a["args"][0])
+
+
+def relax_inputs(data, laws: list[Law]) -> list[Law]:
+    """The INPUT_LAWS best laws (sums aside), as they are and without their outer
+    powers of single inputs (bare), with a new power of an input or a shift of an
+    input inside a function refined (input_places)."""
+    out, seen = [], set()
+    for law in _ranked(data, laws, sums=False):
+        if len(seen) >= INPUT_LAWS:
+            break
+        tree = normal(law.tree)
+        if repr(tree) in seen:
+            continue
+        seen.add(repr(tree))
+        alone = bare(tree)
+        spots = [(t, law, *rest) for t, *rest in input_places(tree, data.inputs)][:PLACES]
+        if alone is not tree:  # the parent without its outer powers, and without what they cost
+            lighter = dataclasses.replace(law, complexity=max(0.0, law.complexity - _dropped_cost(tree)))
+            spots += [(t, lighter, *rest) for t, *rest in input_places(alone, data.inputs)][:PLACES]
+        for t, parent, path, what, tied, extra in spots:
+            found = _attempt(data, parent, t, path, tied, what, extra, _best_error(laws, law.k + 1 + len(extra)))
+            if found is not None and "shift" in what and not _inside(found.tree, (extra or (path,))[0],
+                                                                     data.inputs, bool(extra)):
+                continue
+            if found is not None:
+                found.tree = _tidy(found.tree)
+                found.text = f"{data.output.name} = {tree_text(found.tree)}"
+                out.append(found)
+                if found.fit_max <= exact_fit(data):
+                    return out
+    return out
+
+
+def _tidy(tree: Any) -> Any:
+    """The law with the constants a fit set to 0 folded away (cos(0·m²) is 1)
+    and x − (−c) written x + c."""
+    tree = drop_zero_terms(tree)
+    if not (isinstance(tree, dict) and "op" in tree):
+        return tree
+    args = [_tidy(a) for a in tree["args"]]
+    if tree["op"] == "sub" and is_num(args[1]) and args[1] < 0:
+        return op("add", args[0], -float(args[1]))
+    return {**tree, "args": args}
+
+
+def relax_angles(data, laws: list[Law]) -> list[Law]:
+    """The ANGLE_LAWS best laws (sums aside) with a sine or cosine of one input,
+    each with that function's frequency or phase refined (angle_places)."""
+    out, seen = [], set()
+    for law in _ranked(data, laws, sums=False):
+        tree = normal(law.tree)
+        if len(seen) >= ANGLE_LAWS or repr(tree) in seen or not angle_places(tree):
+            continue
+        seen.add(repr(tree))
+        for t, path, what, extra in angle_places(tree)[:PLACES]:
+            found = _attempt(data, law, t, path, (), what, extra, _best_error(laws, law.k + 1 + len(extra)))
+            if found is not None:
+                out.append(found)
+                if found.fit_max <= exact_fit(data):
+                    return out
+    return out
+
+
+def relax_sums(data, laws: list[Law]) -> list[Law]:
+    """The SUM_LAWS best sums of at most SUM_TERMS terms that miss some point,
+    with one exponent of their inputs made real (sum_places): p₀ + c·h^2.8 from
+    p₀ + c·h³, A·(T^1.25 − Tₛ^1.25) from A·(T − Tₛ). Every number the sum
+    multiplies its terms by is refitted with it, and counted among its constants."""
+    dims = {i.name: i.dim for i in data.inputs}
+    out = []
+    for law in [f for f in _ranked(data, laws, sums=True) if sum_places(normal(f.tree), dims)][:SUM_LAWS]:
+        for t, path, tied in sum_places(normal(law.tree), dims)[:PLACES]:
+            found = _attempt(data, law, t, path, tied, beat=_best_error(laws, law.k + 1))
+            if found is not None:
+                found.k = max(found.k, len(coefficients(t)) + 1)
+                found.tree = _unpowered(found.tree)
+                found.text = f"{data.output.name} = {tree_text(found.tree)}"
+                out.append(found)
+                if found.fit_max <= exact_fit(data):
+                    return out
     return out

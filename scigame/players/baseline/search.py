@@ -45,7 +45,7 @@ from .kinetics import kinetics
 from .monomials import OutputData, exact_fit, monomial_laws, square_transforms, transforms
 from .oscillation import oscillations
 from .powers import powers
-from .relax import relax
+from .relax import PASS_READINGS, composed, relax
 from .saturation import saturations
 from .sums import sums
 
@@ -120,6 +120,12 @@ def _inexact(found: Found) -> bool:
     return found.full and not found.reproduces()
 
 
+def _composable(found: Found) -> bool:
+    """The composed family (relax.composed): as powers of sums, and only with
+    the readings it needs (relax.PASS_READINGS; fewer must not rule it out)."""
+    return _inexact(found) and found.data.n >= PASS_READINGS
+
+
 #: A costly family whose best law misses a reading by more than this many
 #: tolerances is ruled out for the rest of an episode: more readings can
 #: only make a family's best in-sample fit worse, never within tolerance.
@@ -137,7 +143,7 @@ def ruled_out(found: Found) -> frozenset[str]:
     exponents are real already, and relaxed laws are no structure of theirs."""
     def best(name: str) -> float:
         return min((law.fit_max for law in found.by_family.get(name, [])), default=math.inf)
-    gates = (_inexact,) if best("relaxed") <= RULED_OUT_MISFIT else (_costly, _inexact)
+    gates = (_inexact, _composable) if best("relaxed") <= RULED_OUT_MISFIT else (_costly, _inexact, _composable)
     tried = {fam.name for fam in FAMILIES if fam.tried in gates and fam.name in found.by_family}
     failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
     return found.ruled_out | failed
@@ -155,6 +161,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("powers", lambda f: powers(f.data), _inexact),
     # one exponent of the best structures made real, unless a simple law reproduces the readings
     Family("relaxed", lambda f: relax(f.data, f.laws), lambda f: f.full and not f.reproduces()),
+    # short sums' exponents, an angle's power, frequency or phase, an input's new power or shift
+    Family("composed", lambda f: composed(f.data, [law for name, laws in f.by_family.items() if name != "relaxed"
+                                                   for law in laws]), _composable),
     # differences and sums of same-kind inputs: their monomials only if a simple law fits
     Family("derived", lambda f: derived_laws(f.data, search, quick=f.fits()), lambda f: f.full),
 )
