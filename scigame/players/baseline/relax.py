@@ -520,12 +520,22 @@ def relax(data, laws: list[Law]) -> list[Law]:
         families[family] += 1
         alone = bare(tree)
         for t, path in (places(tree, data.X) + (places(alone, data.X) if alone is not tree else []))[:PLACES]:
-            found = _attempt(data, law, t, path)
-            if found is not None:
-                out.append(found)
-                if found.fit_max <= exact_fit(data):
-                    return out  # it reproduces the readings: nothing left to find
+            if _kept(out, _attempt(data, law, t, path), data):
+                return out
     return out
+
+
+def _kept(out: list[Law], found: Optional[Law], data, retree=None) -> bool:
+    """`found` (when a place gave a law) added to `out`, its tree first made
+    `retree(tree)` and its text written again when given; True when it
+    reproduces the readings, so that a pass has nothing left to find."""
+    if found is None:
+        return False
+    if retree is not None:
+        found.tree = retree(found.tree)
+        found.text = f"{data.output.name} = {tree_text(found.tree)}"
+    out.append(found)
+    return found.fit_max <= exact_fit(data)
 
 
 def composed(data, laws: list[Law]) -> list[Law]:
@@ -591,12 +601,8 @@ def relax_inputs(data, laws: list[Law]) -> list[Law]:
             if found is not None and "shift" in what and not _inside(found.tree, (extra or (path,))[0],
                                                                      data.inputs, bool(extra)):
                 continue
-            if found is not None:
-                found.tree = _tidy(found.tree)
-                found.text = f"{data.output.name} = {tree_text(found.tree)}"
-                out.append(found)
-                if found.fit_max <= exact_fit(data):
-                    return out
+            if _kept(out, found, data, _tidy):
+                return out
     return out
 
 
@@ -622,11 +628,9 @@ def relax_angles(data, laws: list[Law]) -> list[Law]:
             continue
         seen.add(repr(tree))
         for t, path, what, extra in angle_places(tree)[:PLACES]:
-            found = _attempt(data, law, t, path, (), what, extra, _best_error(laws, law.k + 1 + len(extra)))
-            if found is not None:
-                out.append(found)
-                if found.fit_max <= exact_fit(data):
-                    return out
+            if _kept(out, _attempt(data, law, t, path, (), what, extra, _best_error(laws, law.k + 1 + len(extra))),
+                     data):
+                return out
     return out
 
 
@@ -642,9 +646,6 @@ def relax_sums(data, laws: list[Law]) -> list[Law]:
             found = _attempt(data, law, t, path, tied, beat=_best_error(laws, law.k + 1))
             if found is not None:
                 found.k = max(found.k, len(coefficients(t)) + 1)
-                found.tree = _unpowered(found.tree)
-                found.text = f"{data.output.name} = {tree_text(found.tree)}"
-                out.append(found)
-                if found.fit_max <= exact_fit(data):
-                    return out
+            if _kept(out, found, data, _unpowered):
+                return out
     return out
