@@ -102,7 +102,7 @@ def test_linting_a_clean_card_imports_only_what_it_uses(tmp_path):
     assert loaded == []
     assert "numpy" in modules and "lark" in modules  # the numeric checks and the parser did run
     assert "regex" not in modules  # Lark loaded without it (compiler/larklib.py)
-    assert blas is None  # one thread for lint's own numpy only; not left for the processes it starts
+    assert blas == "1"  # numpy on one BLAS thread, for lint as for every scigame process (scigame/blas_threads.py)
 
 
 def test_lark_without_regex_parses_as_lark_with_it_and_leaves_regex_importable(tmp_path):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import re
 import sys
 from typing import Callable, Optional
@@ -23,24 +22,6 @@ from typing import Callable, Optional
 _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
 
 _FORMATS = ("human", "json")
-
-
-@contextlib.contextmanager
-def blas_on_one_thread():
-    """Load numpy (which the compiler's numeric checks import) with OpenBLAS
-    on one thread: starting a thread per core costs a lint on a busy machine
-    tens of ms, and lint multiplies no matrices. The variable is read once,
-    when numpy loads, so it is put back afterwards (for the processes this
-    one starts); a user's own setting, or a numpy already loaded, is left as it is."""
-    if "numpy" in sys.modules or "OPENBLAS_NUM_THREADS" in os.environ:
-        yield
-        return
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"
-    try:
-        import numpy  # noqa: F401
-        yield
-    finally:
-        os.environ.pop("OPENBLAS_NUM_THREADS", None)
 
 
 @contextlib.contextmanager
@@ -70,8 +51,7 @@ def run_lint(files: list, fmt: str, notes: bool, color: Optional[bool], echo: Ca
     signature); the exit code: 1 if any card has errors, else 0.
     `own_process`: this process ends with the lint (see no_collection_while_loading)."""
     with no_collection_while_loading(own_process):
-        with blas_on_one_thread():  # lint's numeric checks are elementwise: no BLAS threads to start
-            from ..compiler import check_file, render
+        from ..compiler import check_file, render  # numpy on one BLAS thread (scigame/blas_threads.py)
         results = [check_file(f) for f in files[:1]]
     results += [check_file(f) for f in files[1:]]
     diagnostics = [d for r in results for d in r.diagnostics
