@@ -210,6 +210,9 @@ class BaselinePlayer(Player):
     held-out error for model choice, controlled experiments, the τ rule."""
 
     name = "baseline"
+    #: While an answer is worked out again from every reading: the law that
+    #: had just predicted the last ones (see _decide's honest give-up).
+    _confirming: Optional[Hyp] = None
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
@@ -250,7 +253,7 @@ class BaselinePlayer(Player):
         top = max(range(len(hyps)), key=lambda i: (hyps[i].confidence, -i))
         submit = state.must_submit or state.protocol != "adaptive" or hyps[top].confidence >= state.threshold
         plan = self._plan_left(state, inputs, sampler.allowed)[1] if state.setting == "discovery" else 0
-        confirmed = getattr(self, "_confirming", None)
+        confirmed = self._confirming
         # the search over every reading returns the very form that predicted
         # the last ones, and that form still misses a reading: more readings
         # of this design only repeat the verdict (issue 29, honest failure)
