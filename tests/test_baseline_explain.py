@@ -117,17 +117,31 @@ def test_refit_drift_is_the_largest_relative_change_of_a_constant_in_relative_to
     from scigame.players.baseline.player import REFIT_DRIFT, refit_drift
 
     out = Output("y", "1", 0.0, 0.01)
+    X = {"x": np.linspace(1.0, 2.0, 5)}
     before = {"y": op("add", op("mul", 2.0, var("x")), 0.0)}
     after = {"y": op("add", op("mul", 2.1, var("x")), 1e-12)}
-    assert refit_drift(before, after, [out]) == pytest.approx(0.1 / 2.1 / 0.01)
-    assert refit_drift(before, after, [out]) > REFIT_DRIFT
+    assert refit_drift(before, after, [out], X) == pytest.approx(0.1 / 2.1 / 0.01)
+    assert refit_drift(before, after, [out], X) > REFIT_DRIFT
     same = {"y": op("add", op("mul", 2.0, var("x")), 0.0)}
-    assert refit_drift(before, same, [out]) == 0.0
+    assert refit_drift(before, same, [out], X) == 0.0
     close = {"y": op("add", op("mul", 2.02, var("x")), 0.0)}  # within twice the tolerance: a law's refit
-    assert refit_drift(before, close, [out]) == pytest.approx(0.02 / 2.02 / 0.01) and \
-        refit_drift(before, close, [out]) < REFIT_DRIFT
-    assert refit_drift(before, after, [Output("y", "1", 0.0, 0.01, noise_rel=0.01)]) == 0.0
-    assert refit_drift(before, after, [Output("y", "1", 0.1, 0.0)]) == 0.0
+    assert refit_drift(before, close, [out], X) == pytest.approx(0.02 / 2.02 / 0.01) and \
+        refit_drift(before, close, [out], X) < REFIT_DRIFT
+    assert refit_drift(before, after, [Output("y", "1", 0.0, 0.01, noise_rel=0.01)], X) == 0.0
+    assert refit_drift(before, after, [Output("y", "1", 0.1, 0.0)], X) == 0.0
+
+
+def test_refit_drift_ignores_constants_traded_against_each_other():
+    """exp(-0.5·t)^1 and exp(-0.25·t)^2 are one law: the constants moved by
+    half (50 relative tolerances) but no prediction moved, so no drift;
+    exp(-0.6·t)^1 moves the predictions, and its drift is 0.1/0.6 / 1 %."""
+    from scigame.players.baseline.player import refit_drift
+
+    out = Output("y", "1", 0.0, 0.01)
+    X = {"t": np.linspace(0.0, 4.0, 9)}
+    decay = lambda a, p: {"y": op("pow", op("exp", op("mul", a, var("t"))), p)}  # noqa: E731
+    assert refit_drift(decay(-0.5, 1.0), decay(-0.25, 2.0), [out], X) == 0.0
+    assert refit_drift(decay(-0.5, 1.0), decay(-0.6, 1.0), [out], X) == pytest.approx(0.1 / 0.6 / 0.01)
 
 
 def test_unexplained_says_a_moved_refit_is_the_best_weak_fit():

@@ -44,6 +44,10 @@ UNFIT_CAP = 0.5
 #: they move again it is submitted as the best weak fit (issue 29, honest
 #: failure).
 REFIT_DRIFT = 2.0
+#: A refit that moves no prediction over the domain by more than this many
+#: tolerances is the same law with its constants traded against each other
+#: (exp(-0.556·t)^0.9 and exp(-0.455·t)^1.1), not a move.
+REFIT_UNSEEN = 0.01
 
 
 #: With noisy outputs, each controlled experiment is measured this many
@@ -120,20 +124,26 @@ def _constants(tree) -> list[float]:
     return [float(tree)] if is_num(tree) else []
 
 
-def refit_drift(before: dict, after: dict, outputs: list[Output]) -> float:
+def refit_drift(before: dict, after: dict, outputs: list[Output], check_X: dict) -> float:
     """The largest relative change of a constant between two fits of one
     form (predictors of one _shape), in units of the output's relative
     tolerance; 0 where that cannot be told: a noisy output (its constants
     move with the noise), one without a relative tolerance, a constant
-    set to 0 in either fit (least squares' residue, snap_decimals)."""
-    worst = 0.0
+    set to 0 in either fit (least squares' residue, snap_decimals), and
+    when no prediction over the domain sample `check_X` moves by more than
+    REFIT_UNSEEN tolerances (constants traded against each other)."""
+    worst, seen = 0.0, 0.0
     for o in outputs:
         if o.noisy or o.tol_rel <= 0:
             return 0.0
         for a, b in zip(_constants(before.get(o.name)), _constants(after.get(o.name))):
             if a != 0 and b != 0 and math.isfinite(a) and math.isfinite(b):
                 worst = max(worst, abs(a - b) / max(abs(a), abs(b)) / o.tol_rel)
-    return worst
+        p, q = evaluate(before.get(o.name), check_X), evaluate(after.get(o.name), check_X)
+        if p is not None and q is not None:
+            moved = np.abs(p - q) / o.scale(q)
+            seen = max(seen, float(np.max(moved[np.isfinite(moved)], initial=0.0)))
+    return worst if seen > REFIT_UNSEEN else 0.0
 
 
 def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0) -> int:
@@ -290,7 +300,7 @@ class BaselinePlayer(Player):
         same = confirmed is not None and _shape(lead) == _shape(confirmed)
         # the form that predicted the last readings, refitted on all of them:
         # a true law keeps its constants, an approximation's knobs move
-        drift = refit_drift(confirmed, lead, outputs) if same and state.setting == "discovery" else 0.0
+        drift = refit_drift(confirmed, lead, outputs, check_X) if same and state.setting == "discovery" else 0.0
         form = _shape(lead)
         # the second time this form's constants move: an approximation
         moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
