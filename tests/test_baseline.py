@@ -658,3 +658,29 @@ def test_adaptive_gives_up_when_the_search_over_every_reading_still_misses_one(t
     assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
     assert "best weak fit" in last.notes and "best weak fit" in last.submission.explanation
     assert not ep.outcome.protocol_ok and not ep.outcome.strict_success
+
+
+def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants_twice(tmp_path):
+    """Issue 29, honest failure: the radiation-shifted cooling law (a sum of
+    A·(T − Ta) and A·(T⁴ − Ta⁴)) is outside the search; a log-of-mixtures
+    look-alike predicts new readings within the tolerance, but refitted on
+    every reading it moves a constant by tens of relative tolerances, and
+    again after it predicted three more readings with its new constants.
+    The baseline submits it as the best weak fit at low confidence (it was
+    submitted at confidence 0.955 before)."""
+    from scigame.players.baseline.player import UNFIT_CAP
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = scigame.load_card(CARDS.parent.parent / "benchmarks" / "shifted" / "dev" / "cooling_term_12.sci",
+                             cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
+                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
+    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    notes = [t.action.notes for t in ep.turns if t.action is not None]
+    assert any("its new constants must predict new readings" in n for n in notes[:-1])
+    last = ep.turns[-1].action
+    assert last.submission is not None and ep.outcome.steps < 64
+    assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
+    assert "the second time it moved" in last.notes and "best weak fit" in last.submission.explanation
+    assert not ep.outcome.protocol_ok and not ep.outcome.strict_success

@@ -106,3 +106,48 @@ def test_a_submission_nothing_explains_is_a_weak_fit_at_low_confidence():
     assert top.confidence <= 0.5 + 1e-12
     assert "best weak fit" in sub.explanation
     assert top.statement.split(" (")[0] in sub.explanation  # the law it submits is the one it calls weak
+
+
+def test_refit_drift_is_the_largest_relative_change_of_a_constant_in_relative_tolerances():
+    """Issue 29, honest failure: two fits of one form, 2·x on fewer readings
+    and 2.1·x on more, moved their constant by 0.1/2.1 = 4.76 % of it, that
+    is 4.76 relative tolerances of 1 %; a constant set to 0 in one fit
+    (least squares' residue) is not compared; noisy readings and an output
+    without a relative tolerance tell nothing."""
+    from scigame.players.baseline.player import REFIT_DRIFT, refit_drift
+
+    out = Output("y", "1", 0.0, 0.01)
+    X = {"x": np.linspace(1.0, 2.0, 5)}
+    before = {"y": op("add", op("mul", 2.0, var("x")), 0.0)}
+    after = {"y": op("add", op("mul", 2.1, var("x")), 1e-12)}
+    assert refit_drift(before, after, [out], X) == pytest.approx(0.1 / 2.1 / 0.01)
+    assert refit_drift(before, after, [out], X) > REFIT_DRIFT
+    same = {"y": op("add", op("mul", 2.0, var("x")), 0.0)}
+    assert refit_drift(before, same, [out], X) == 0.0
+    close = {"y": op("add", op("mul", 2.02, var("x")), 0.0)}  # within twice the tolerance: a law's refit
+    assert refit_drift(before, close, [out], X) == pytest.approx(0.02 / 2.02 / 0.01) and \
+        refit_drift(before, close, [out], X) < REFIT_DRIFT
+    assert refit_drift(before, after, [Output("y", "1", 0.0, 0.01, noise_rel=0.01)], X) == 0.0
+    assert refit_drift(before, after, [Output("y", "1", 0.1, 0.0)], X) == 0.0
+
+
+def test_refit_drift_ignores_constants_traded_against_each_other():
+    """exp(-0.5·t)^1 and exp(-0.25·t)^2 are one law: the constants moved by
+    half (50 relative tolerances) but no prediction moved, so no drift;
+    exp(-0.6·t)^1 moves the predictions, and its drift is 0.1/0.6 / 1 %."""
+    from scigame.players.baseline.player import refit_drift
+
+    out = Output("y", "1", 0.0, 0.01)
+    X = {"t": np.linspace(0.0, 4.0, 9)}
+    decay = lambda a, p: {"y": op("pow", op("exp", op("mul", a, var("t"))), p)}  # noqa: E731
+    assert refit_drift(decay(-0.5, 1.0), decay(-0.25, 2.0), [out], X) == 0.0
+    assert refit_drift(decay(-0.5, 1.0), decay(-0.6, 1.0), [out], X) == pytest.approx(0.1 / 0.6 / 0.01)
+
+
+def test_unexplained_says_a_moved_refit_is_the_best_weak_fit():
+    """A law within the tolerance whose refit moved a constant (drift in
+    relative tolerances) is called the best weak fit; without a drift it is not."""
+    fits = [_law("y = 2·x", [0.2, 0.6])]
+    note = unexplained(fits, 9, drift=4.76)
+    assert "best weak fit" in note and "moved a constant by 4.76 relative tolerances" in note
+    assert unexplained(fits, 9) == ""

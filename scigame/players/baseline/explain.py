@@ -36,11 +36,18 @@ def effect_summary(predictor: dict, inputs: list[Input], outputs: list[Output]) 
     return ("Controlled comparison at mid-domain: " + "; ".join(phrases) + ".") if phrases else ""
 
 
-def unexplained(laws: list, n: int) -> str:
+def unexplained(laws: list, n: int, drift: float = 0.0) -> str:
     """What to say when no candidate explains the evidence: a law whose
-    held-out predictions miss a measurement by more than the tolerance is
-    the best weak fit found, not an exact law (its confidence is capped)."""
+    held-out predictions miss a measurement by more than the tolerance, or
+    whose refit on more readings moved a constant by `drift` relative
+    tolerances (an approximation's constants move, a law's do not), is the
+    best weak fit found, not an exact law (its confidence is capped)."""
     worst = max((float(np.max(f.loo)) for f in laws if len(f.loo)), default=0.0)
+    if n and drift and worst <= 1.0:
+        return (f" Refitted on more measurements, this form moved a constant by {drift:.3g} relative "
+                "tolerances, where an exact law refitted on more noise-free readings keeps its constants: it "
+                "is the best weak fit found, submitted at low confidence as an approximation over the "
+                "measured ranges, not as the exact law.")
     if not n or worst <= 1.0:
         return ""
     return (f" No candidate of the search explains every measurement within the tolerance: the law above "
@@ -59,8 +66,10 @@ def _tested(inputs: list[Input], X: dict) -> str:
 
 
 def texts(setting: str, n: int, hyp: Hyp, inputs: list[Input], outputs: list[Output], X: dict,
-          findings: list[str]) -> tuple[str, str]:
-    """(explanation, applicability) of a submission."""
+          findings: list[str], drift: float = 0.0) -> tuple[str, str]:
+    """(explanation, applicability) of a submission; `drift`: how far the
+    law's refit on more readings moved it, when that makes it an
+    approximation (unexplained)."""
     tested = _tested(inputs, X)
     domain = ", ".join(inp.describe_range() for inp in inputs)
     if setting == "identification":
@@ -78,7 +87,7 @@ def texts(setting: str, n: int, hyp: Hyp, inputs: list[Input], outputs: list[Out
                          f"{f.text}, found by a symbolic search ({f.kind}) and chosen by held-out error "
                          f"(mean {loo:.3g} tolerances) over {n} measurements")
         expl = "; ".join(parts) + "."
-        expl += unexplained(hyp.detail.get("laws", []), n)
+        expl += unexplained(hyp.detail.get("laws", []), n, drift)
         if findings:
             expl += " Controlled experiments: " + "; ".join(findings) + "."
     noisy = [o for o in outputs if o.noisy]
