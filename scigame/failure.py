@@ -72,7 +72,7 @@ def refit_errors(card, env: str, predictor: dict) -> Optional[np.ndarray]:
 
     from scipy.optimize import least_squares
 
-    from .predictor import PredictorInvalid, evaluate_predictor, tree_program
+    from .predictor import NumbersRefitted, PredictorInvalid, tree_program
     from .scoring import scaled_errors
 
     slots = [(out, p, v) for out, tree in predictor.items() for p, v in _constants(tree)]
@@ -96,17 +96,16 @@ def refit_errors(card, env: str, predictor: dict) -> Optional[np.ndarray]:
         values = z * scale
         if not all(math.isfinite(float(v)) for v in values):  # a leaf fold_tree would refuse
             return np.full(sum(len(t) for t in truth.values()), 1e6)
-        runs = {out: list(prog) for out, prog in programs.items()}
-        for (out, i), value in zip(where, values):
-            runs[out][i] = (0, float(value))
         try:
-            pred = evaluate_predictor(predictor, inputs, programs=runs)
+            pred = refolded(values)
         except PredictorInvalid:
             return np.full(sum(len(t) for t in truth.values()), 1e6)
         return np.concatenate([scaled_errors(np.broadcast_to(pred[k], truth[k].shape), truth[k], *tol[k])
                                for k in truth])
 
     try:
+        # a Jacobian moves one constant at a time: the subtrees without it are not evaluated again
+        refolded = NumbersRefitted(programs, inputs, where)
         fit = least_squares(residuals, x0 / scale, max_nfev=200 * len(slots), method="trf")
     except (ValueError, FloatingPointError, OverflowError):
         return None

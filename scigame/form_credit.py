@@ -25,6 +25,7 @@ from typing import Any, Sequence
 
 import sympy
 import zss
+import zss.compare
 
 from .residue import law_constants
 from .symbolic import TreeError, Variable, symbols_for, tree_to_sympy
@@ -104,5 +105,42 @@ def form_credit(candidate: Any, reference: Any, variables: Sequence[Variable]) -
     law_nodes, cand_nodes = _size(law, children), _size(cand, children)
     if cand_nodes > MAX_NODES or law_nodes > MAX_NODES:
         return 0.0
-    distance = zss.simple_distance(cand, law, children, _once(_label), _cost)
+    distance = edit_distance(cand, law, children, _once(_label))
     return max(0.0, 1.0 - distance / law_nodes)
+
+
+def edit_distance(a: sympy.Expr, b: sympy.Expr, children, label) -> float:
+    """`zss.simple_distance(a, b, children, label, _cost)`: Zhang and Shasha's
+    dynamic programme on zss's own annotation of the trees (post-order,
+    leftmost descendants, keyroots), each label read once per node, without
+    the list of edit operations zss builds at every cell of every subproblem
+    whether asked for or not (most of its time). The same minima of the same
+    integer costs, so the same distance."""
+    A, B = zss.compare.AnnotatedTree(a, children), zss.compare.AnnotatedTree(b, children)
+    la, lb = [label(n) for n in A.nodes], [label(n) for n in B.nodes]
+    remove, insert = [_cost(x, "") for x in la], [_cost("", y) for y in lb]
+    Al, Bl = A.lmds, B.lmds
+    tree = [[0] * len(lb) for _ in la]
+    for i in A.keyroots:
+        for j in B.keyroots:
+            ioff, joff = Al[i] - 1, Bl[j] - 1
+            m, n = i - Al[i] + 2, j - Bl[j] + 2
+            fd = [[0] * n for _ in range(m)]
+            for x in range(1, m):
+                fd[x][0] = fd[x - 1][0] + remove[x + ioff]
+            for y in range(1, n):
+                fd[0][y] = fd[0][y - 1] + insert[y + joff]
+            for x in range(1, m):
+                xi = x + ioff
+                row, above = fd[x], fd[x - 1]
+                whole_a = Al[i] == Al[xi]
+                for y in range(1, n):
+                    yj = y + joff
+                    if whole_a and Bl[j] == Bl[yj]:
+                        row[y] = min(above[y] + remove[xi], row[y - 1] + insert[yj],
+                                     above[y - 1] + _cost(la[xi], lb[yj]))
+                        tree[xi][yj] = row[y]
+                    else:
+                        row[y] = min(above[y] + remove[xi], row[y - 1] + insert[yj],
+                                     fd[Al[xi] - 1 - ioff][Bl[yj] - 1 - joff] + tree[xi][yj])
+    return float(tree[-1][-1])

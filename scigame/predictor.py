@@ -617,6 +617,21 @@ def evaluate_predictor(
     under the root path of its output's name): the trees are folded from
     them, with the same results and the same errors.
     """
+    env, shape = _input_env(inputs)
+    var, apply = _lookup(env), _checked(_Points(env, math.prod(shape)))
+    results: dict[str, np.ndarray] = {}
+    # Every domain problem is caught by an explicit check above, so numpy's
+    # own warnings would only repeat them (underflow to 0 is acceptable).
+    with np.errstate(all="ignore"):
+        for name, tree in predictor.items():
+            value = (fold_tree(tree, str(name), np.float64, var, apply) if programs is None
+                     else run_program(programs[name], np.float64, var, apply))
+            results[name] = _output_array(value, env, shape)
+    return results
+
+
+def _input_env(inputs: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], tuple]:
+    """evaluate_predictor's inputs, flattened float64 arrays, and their common shape."""
     shapes = {np.shape(v) for v in inputs.values()}
     if len(shapes) > 1:
         raise ValueError(f"input arrays have different shapes: {sorted(shapes)}")
@@ -627,24 +642,98 @@ def evaluate_predictor(
         if not mask_all(np.isfinite(arr)):
             raise ValueError(f"input {name!r} contains NaN or infinite values")
         env[name] = arr
-    size = math.prod(shape)
-    points = _Points(env, size)
+    return env, shape
 
-    var, apply = _lookup(env), _checked(points)
-    results: dict[str, np.ndarray] = {}
-    # Every domain problem is caught by an explicit check above, so numpy's
-    # own warnings would only repeat them (underflow to 0 is acceptable).
-    with np.errstate(all="ignore"):
-        for name, tree in predictor.items():
-            value = (fold_tree(tree, str(name), np.float64, var, apply) if programs is None
-                     else run_program(programs[name], np.float64, var, apply))
-            if np.ndim(value) == 0:
-                # A subtree without variables stays a scalar while evaluated
-                # (constants cost nothing) and is broadcast only here.
-                results[name] = np.full(shape, float(value))
-                continue
-            if any(value is arr for arr in env.values()):
-                # A bare-variable tree must not alias the caller's array.
-                value = value.copy()
-            results[name] = value.reshape(shape)
-    return results
+
+def _output_array(value: Any, env: dict[str, np.ndarray], shape: tuple) -> np.ndarray:
+    """One tree's value as evaluate_predictor returns it."""
+    if np.ndim(value) == 0:
+        # A subtree without variables stays a scalar while evaluated
+        # (constants cost nothing) and is broadcast only here.
+        return np.full(shape, float(value))
+    if any(value is arr for arr in env.values()):
+        # A bare-variable tree must not alias the caller's array.
+        value = value.copy()
+    return value.reshape(shape)
+
+
+class NumbersRefitted:
+    """``evaluate_predictor(predictor, inputs, programs)`` again and again
+    with new values at some of the programs' number steps (`slots`, each an
+    (output, step index) pair): what refitting a predictor's constants asks
+    for, mostly one constant moved at a time (a finite-difference Jacobian).
+    Each subtree is evaluated only when one of the numbers under it differs
+    (to the bit) from both of the last two evaluations of that subtree;
+    otherwise its value then is used, made by the same ops on the same
+    values. A call raises ``PredictorInvalid`` exactly when
+    evaluate_predictor would (the reason may name another offending op)."""
+
+    def __init__(self, programs: dict[str, list], inputs: dict[str, np.ndarray], slots: list[tuple[str, int]]):
+        self.env, self.shape = _input_env(inputs)
+        self.var, self.apply = _lookup(self.env), _checked(_Points(self.env, math.prod(self.shape)))
+        self.programs = programs
+        slot_of = {where: k for k, where in enumerate(slots)}
+        self.slot = {name: {i: slot_of[(name, i)] for i in range(len(prog)) if (name, i) in slot_of}
+                     for name, prog in programs.items()}
+        # per output: the subtrees (apply steps) that start at each step, outermost first,
+        # with where they end and the slots under them
+        self.starting: dict[str, dict[int, list[tuple[int, tuple[int, ...]]]]] = {}
+        self.under: dict[tuple[str, int], tuple[int, ...]] = {}  # an apply step's slots
+        for name, prog in programs.items():
+            spans: list[tuple[int, frozenset]] = []  # per value on the stack: (first step, slots)
+            starting: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+            for i, step in enumerate(prog):
+                if step[0] != 2:
+                    spans.append((i, frozenset([self.slot[name][i]]) if i in self.slot[name] else frozenset()))
+                    continue
+                n = step[2]
+                args = spans[len(spans) - n:] if n else []
+                del spans[len(spans) - n:]
+                first = args[0][0] if args else i
+                under = frozenset().union(*[a[1] for a in args])
+                spans.append((first, under))
+                self.under[(name, i)] = tuple(sorted(under))
+                starting.setdefault(first, []).insert(0, (i, self.under[(name, i)]))
+            self.starting[name] = starting
+        self.kept: dict[tuple[str, int], list[tuple[tuple, Any]]] = {}
+
+    def __call__(self, values: Sequence[float]) -> dict[str, np.ndarray]:
+        # a number's bits, the sign of a zero included (-0.0 == 0.0, but 1/-0.0 != 1/0.0)
+        bits = [(v, math.copysign(1.0, v)) for v in values]
+        results: dict[str, np.ndarray] = {}
+        with np.errstate(all="ignore"):
+            for name, prog in self.programs.items():
+                # a copy: the value may be a kept subtree's, which no caller may change
+                results[name] = np.array(_output_array(self._run(name, prog, values, bits), self.env, self.shape))
+        return results
+
+    def _run(self, name: str, prog: list, values: Sequence[float], bits: list) -> Any:
+        stack: list = []
+        slot, starting = self.slot[name], self.starting[name]
+        i = 0
+        while i < len(prog):
+            for end, under in starting.get(i, ()):
+                key = tuple(bits[k] for k in under)
+                hit = next((v for k, v in self.kept.get((name, end), ()) if k == key), None)
+                if hit is not None:
+                    stack.append(hit)
+                    i = end + 1
+                    break
+            else:
+                step = prog[i]
+                if step[0] == 2:
+                    n = step[2]
+                    args = stack[len(stack) - n:] if n else []
+                    del stack[len(stack) - n:]
+                    value = self.apply(step[1], args, step[3])
+                    kept = self.kept.setdefault((name, i), [])
+                    kept.insert(0, (tuple(bits[k] for k in self.under[(name, i)]), value))
+                    del kept[2:]
+                    stack.append(value)
+                elif step[0] == 1:
+                    stack.append(self.var(step[1], step[2]))
+                else:
+                    stack.append(np.float64(values[slot[i]]) if i in slot else np.float64(step[1]))
+                i += 1
+        (value,) = stack
+        return value

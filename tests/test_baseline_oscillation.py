@@ -1,6 +1,8 @@
 """The oscillation family's frequency scan (oscillation._scan): every grid
 point's weighted least squares solved at once must pick the grid point and
-the χ² that one scipy least-squares solve per point picks."""
+the χ² that one scipy least-squares solve per point picks; its waves'
+columns, worked out once for every choice of bases, must be the ones each
+scan used to work out for itself."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def test_scan_matches_one_solve_per_grid_point(seed, trig, harmonic, damping):
                  + 0.01 * rng.normal(size=n), 3)
     data = SimpleNamespace(n=n, y=y, sw=0.01 + 0.01 * np.abs(y))
     base = [np.ones(n)] if seed % 2 else []
-    chi2, a, b = oscillation._scan(data, base, q, trig, harmonic, damping, span)
+    chi2, a, b = oscillation._scan(data, base, oscillation._waves(q, trig, harmonic, damping, span))
     want = _one_by_one(data, base, q, trig, harmonic, damping, span)
     assert (a, b) == want[1:]
     assert chi2 == pytest.approx(want[0], rel=1e-9, abs=1e-12)
@@ -54,4 +56,22 @@ def test_scan_matches_one_solve_per_grid_point(seed, trig, harmonic, damping):
 def test_scan_with_as_many_columns_as_points_finds_nothing():
     q = np.linspace(0.0, 1.0, 3)
     data = SimpleNamespace(n=3, y=np.cos(q), sw=np.full(3, 0.01))
-    assert oscillation._scan(data, [np.ones(3)], q, ("cos", "sin"), False, (0.0,), 1.0) == (math.inf, 0.0, 0.0)
+    waves = oscillation._waves(q, ("cos", "sin"), False, (0.0,), 1.0)
+    assert oscillation._scan(data, [np.ones(3)], waves) == (math.inf, 0.0, 0.0)
+
+
+def test_waves_shared_between_scans_leave_every_scan_as_it_was():
+    """One _waves for several scans with different bases: each scan gives, to
+    the bit, what it gives on waves worked out for it alone (the scan must not
+    change the columns it is handed)."""
+    rng = np.random.default_rng(7)
+    n = 20
+    q = np.sort(rng.uniform(0.0, 10.0, n))
+    y = np.round(2.0 + np.sin(1.3 * q) + 0.05 * q, 3)
+    data = SimpleNamespace(n=n, y=y, sw=np.full(n, 0.01))
+    shared = oscillation._waves(q, ("cos", "sin"), False, (0.0,), float(np.ptp(q)))
+    before = [c.copy() for c in shared[1]]
+    for base in ([], [np.ones(n)], [np.ones(n), q], [q]):
+        alone = oscillation._scan(data, base, oscillation._waves(q, ("cos", "sin"), False, (0.0,), float(np.ptp(q))))
+        assert oscillation._scan(data, base, shared) == alone
+    assert all(np.array_equal(b, c) for b, c in zip(before, shared[1]))

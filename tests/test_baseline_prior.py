@@ -109,3 +109,54 @@ def test_without_the_output_dimension_a_proportionality():
 def test_a_task_without_inputs_is_a_constant():
     laws = prior_laws([], parse_outputs({"outputs": [{"name": "y"}]})[0])
     assert [(f.kind, f.tree) for f in laws] == [("constant", 1.0)]
+
+
+def _plain_guess(pos, output, context: str):
+    """The guess by a plain loop over every exponent choice: the cheapest
+    (cost, exponents, constant, power), the first of equal ones in the order
+    prior.py tries them (no constant, then each constant and power)."""
+    import itertools
+
+    from scigame.players.baseline.dims import CONSTANTS, constant_vector
+    from scigame.players.baseline.prior import _CUES, _EXPONENTS
+    options = [(None, 0.0, np.zeros(len(output.dim)))] + [
+        (sym, cp, constant_vector(dim) * cp) for sym, _, dim in CONSTANTS for cp in (1.0, -1.0, 0.5, -0.5)]
+    best = None
+    for sym, cp, cdim in options:
+        cue = sym is not None and any(w in context for w in _CUES.get(sym, ()))
+        extra = 0 if sym is None else 2.0 + abs(cp) % 1 - (1.5 if cue else 0.0)
+        found = None
+        for g in itertools.product(_EXPONENTS, repeat=len(pos)):
+            d = sum(e * i.dim for e, i in zip(g, pos)) + cdim - output.dim
+            if np.abs(d).sum() >= 1e-9:
+                continue
+            cost = (0.3 * sum(abs(e) for e in g) + 0.5 * sum(e % 1 != 0 for e in g) + sum(e == 0 for e in g)
+                    + 0.01 * sum(e * e for e in g) + extra)
+            if found is None or cost < found[0]:
+                found = (cost, g)
+        if found and (best is None or found[0] < best[0] - 1e-12):
+            best = (found[0], found[1], sym, cp)
+    return best
+
+
+@pytest.mark.parametrize(("units", "out_unit", "context"), [
+    (("cm",), "ms", "A pendulum swings"),
+    (("m", "kg", "s"), "N", ""),
+    (("m", "kg", "s"), "N", "two bodies attract"),
+    (("K", "m"), "W/m^2", "a black body glows"),
+    (("mol", "K", "m^3"), "Pa", "an ideal gas"),
+])
+def test_the_remembered_guess_is_the_plain_one(units, out_unit, context):
+    """prior.py keeps its guesses (the search asks again at every turn that no
+    law fits): asked twice, and between tasks that differ only in their text,
+    it gives what a plain loop over every exponent choice gives."""
+    from scigame.players.baseline.prior import _guess
+    inputs, out = _task([_spec(f"x{k}", u) for k, u in enumerate(units)], _spec("y", out_unit))
+    for text in (context, "", context):
+        want = _plain_guess(inputs, out, text)
+        for _ in range(2):
+            got = _guess(inputs, out, text)
+            assert (got is None) == (want is None)
+            if want is not None:
+                assert got[0] == pytest.approx(want[0], abs=1e-12)
+                assert tuple(got[1]) == want[1] and got[2] == want[2] and got[4] == want[3]

@@ -52,3 +52,31 @@ def test_score_record_and_summary_carry_form_credit(tmp_path):
             for i, s in enumerate((law, near, invalid))]
     (group,) = summarize(rows)
     assert group["mean_form_credit"] == pytest.approx((1.0 + 0.8 + 0.0) / 3)
+
+
+def test_edit_distance_is_zss_on_laws_and_random_forms():
+    """form_credit's own Zhang–Shasha (without zss's list of operations)
+    against zss.simple_distance itself, on every pair of a set of laws and
+    candidate forms: the same distance."""
+    import random
+
+    import sympy
+    import zss
+
+    from scigame.form_credit import _children, _cost, _label, _once, edit_distance
+    x, y, z = sympy.symbols("x y z", positive=True)
+    forms = [sympy.sqrt(x / 9.81) * 2 * sympy.pi, x + 1, 3 * x ** 2 * y / z, sympy.exp(-x / y) * z,
+             sympy.log(x + y) - z ** sympy.Rational(1, 3), sympy.sin(x) * sympy.cos(y) + z, x]
+    rng = random.Random(3)
+    atoms = [x, y, z, sympy.Float(2.5), sympy.Integer(2), sympy.Rational(1, 2)]
+    for _ in range(25):  # random forms of a few ops
+        e = rng.choice(atoms)
+        for _ in range(rng.randint(1, 7)):
+            f = rng.choice([sympy.Add, sympy.Mul, sympy.Pow, lambda a, b: sympy.exp(a) + b,
+                            lambda a, b: sympy.log(a) * b])
+            e = f(e, rng.choice(atoms))
+        forms.append(e)
+    for a in forms:
+        for b in forms[:12]:
+            want = zss.simple_distance(a, b, _once(_children), _once(_label), _cost)
+            assert edit_distance(a, b, _once(_children), _once(_label)) == want

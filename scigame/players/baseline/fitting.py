@@ -18,6 +18,8 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from .lm import solve_lm
+
 #: Scaled errors are clipped here so one wild point cannot swamp a likelihood.
 ERROR_CAP = 1e3
 #: Denominators tried when snapping an exponent to a rational.
@@ -116,15 +118,18 @@ def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, 
     def resid(t):
         r = (model(t, X) - y) / sw
         return np.where(np.isfinite(r), np.clip(r, -1e8, 1e8), 1e8)
+    method = "lm" if len(y) > len(theta0) else "trf"
     try:
         # one errstate around the whole fit, not one per residual (hundreds per fit, and
         # entering one costs more than the residual itself): it only silences warnings
         with np.errstate(all="ignore"):
-            sol = least_squares(resid, theta0, method="lm" if len(y) > len(theta0) else "trf",
-                                x_scale="jac", max_nfev=nfev)
+            if method == "lm" and len(theta0):
+                x = solve_lm(resid, theta0, nfev)  # least_squares' steps without its set-up (lm.py)
+            else:
+                x = least_squares(resid, theta0, method=method, x_scale="jac", max_nfev=nfev).x
     except (ValueError, FloatingPointError, np.linalg.LinAlgError):
         return None
-    return sol.x if np.all(np.isfinite(sol.x)) else None
+    return x if np.all(np.isfinite(x)) else None
 
 
 def scaled_errors(pred: Optional[np.ndarray], y: np.ndarray, sw: np.ndarray) -> np.ndarray:

@@ -46,25 +46,33 @@ def _columns(q: np.ndarray, a: float, b: float, trig: tuple[str, ...], harmonic:
     return cols
 
 
-def _scan(data: OutputData, base: list[np.ndarray], q: np.ndarray, trig, harmonic, damping, span):
-    """(chi², a, b) of the best grid point (the first of equal ones, damping
-    rate outermost), all grid points solved at once: the weighted least
-    squares of each is its stacked SVD, with lstsq's cut of small singular
-    values (rcond = eps·max(n, k))."""
-    best = (math.inf, 0.0, 0.0)
-    k = len(base) + len(trig) + (2 if harmonic else 0)
-    if k >= data.n:
-        return best
-    sw = 1.0 / data.sw
+def _waves(q: np.ndarray, trig: tuple[str, ...], harmonic: bool, damping, span: float):
+    """A scan's grid of (a, b), damping rate outermost, and each wave's column
+    at every grid point (G × n): the same for every choice of bases, so
+    worked out once per input and wave shape."""
     rates = [(2 * math.pi * cyc / span, b / span) for b in damping for cyc in CYCLES]
     a_s = np.array([a for a, _ in rates])[:, None]
     b_s = np.array([b for _, b in rates])[:, None]
     with np.errstate(all="ignore"):
         env = np.exp(-b_s * q[None, :])
-        cols = [np.broadcast_to(c, (len(rates), data.n)) for c in base]
-        cols += [env * getattr(np, fn)(a_s * q[None, :]) for fn in trig]
+        cols = [env * getattr(np, fn)(a_s * q[None, :]) for fn in trig]
         if harmonic:
             cols += [env * np.cos(2 * a_s * q[None, :]), env * np.sin(2 * a_s * q[None, :])]
+    return rates, cols
+
+
+def _scan(data: OutputData, base: list[np.ndarray], waves):
+    """(chi², a, b) of the best grid point of `waves` (_waves; the first of
+    equal ones, damping rate outermost), all grid points solved at once: the
+    weighted least squares of each is its stacked SVD, with lstsq's cut of
+    small singular values (rcond = eps·max(n, k))."""
+    best = (math.inf, 0.0, 0.0)
+    rates, wave_cols = waves
+    k = len(base) + len(wave_cols)
+    if k >= data.n:
+        return best
+    sw = 1.0 / data.sw
+    cols = [np.broadcast_to(c, (len(rates), data.n)) for c in base] + wave_cols
     A = np.stack(cols, axis=2)                                   # (G, n, k)
     Aw, yw = A * sw[None, :, None], data.y * sw
     U, S, Vt = np.linalg.svd(Aw, full_matrices=False)
@@ -140,10 +148,11 @@ def oscillations(data: OutputData) -> list[Law]:
         if not span > 0:
             continue
         best = None
+        undamped = {trig: _waves(q, trig, False, (0.0,), span) for trig in (("cos",), ("sin",), ("cos", "sin"))}
         for nb in range(len(allb) + 1):
             for bases in itertools.combinations(allb, nb):
-                for trig in (("cos",), ("sin",), ("cos", "sin")):
-                    chi2, a, b = _scan(data, [c for _, _, c in bases], q, trig, False, (0.0,), span)
+                for trig, waves in undamped.items():
+                    chi2, a, b = _scan(data, [c for _, _, c in bases], waves)
                     if math.isfinite(chi2) and (best is None or chi2 + 2 * len(bases) + 2 * len(trig) < best[0]):
                         best = (chi2 + 2 * len(bases) + 2 * len(trig), list(bases), trig, a)
                     law = _law(data, inp.name, list(bases), trig, False, False, a, 0.0) if math.isfinite(chi2) \
@@ -154,7 +163,7 @@ def oscillations(data: OutputData) -> list[Law]:
             continue
         _, bases, trig, _a = best
         for harmonic, damping in ((False, DAMPING[1:]), (True, (0.0,))):
-            chi2, a, b = _scan(data, [c for _, _, c in bases], q, trig, harmonic, damping, span)
+            chi2, a, b = _scan(data, [c for _, _, c in bases], _waves(q, trig, harmonic, damping, span))
             law = _law(data, inp.name, bases, trig, harmonic, b > 0, a, b) if math.isfinite(chi2) else None
             if law is not None:
                 out.append(law)
