@@ -85,3 +85,18 @@ def test_what_least_squares_refuses_is_refused():
         solve_lm(lambda t: np.zeros(3), np.array([np.nan, 1.0]), 10)
     with pytest.raises(ValueError), np.errstate(all="ignore"):
         solve_lm(lambda t: np.array([np.inf, 1.0, 2.0]), np.array([1.0]), 10)
+
+
+def test_a_scipy_without_the_private_routines_falls_back_to_least_squares(monkeypatch):
+    """lm.py reaches into scipy's private MINPACK binding; a scipy release that
+    moves it must cost speed, not the baseline's every fit."""
+    import sys
+
+    x = np.linspace(1.0, 4.0, 12)
+    y = 2.5 * x ** 1.3
+    resid = _clipped(MODELS["power"], x, y, np.ones_like(x))
+    want = least_squares(resid, np.array([1.0, 1.0]), method="lm", x_scale="jac", max_nfev=40).x
+    monkeypatch.setitem(sys.modules, "scipy.optimize._minpack", None)
+    got = solve_lm(resid, np.array([1.0, 1.0]), 40)
+    assert np.array_equal(got, want)
+    assert np.allclose(got, [2.5, 1.3], rtol=1e-6)

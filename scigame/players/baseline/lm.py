@@ -79,7 +79,12 @@ def solve_lm(fun: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, max_nfev: 
     """least_squares(fun, x0, method="lm", max_nfev=max_nfev).x, for a real
     x0 of at least one constant and a `fun` that returns more residuals than
     that; raises ValueError where least_squares would."""
-    from scipy.optimize._minpack import _lmder
+    try:
+        from scipy.optimize._minpack import _lmder
+        from scipy.optimize._numdiff import _compute_absolute_step  # noqa: F401 (used by _jacobian)
+    except ImportError:  # a scipy whose private names moved: its own least_squares, the same method
+        from scipy.optimize import least_squares
+        return least_squares(fun, x0, method="lm", x_scale="jac", max_nfev=max_nfev).x
 
     x0 = np.atleast_1d(x0).astype(float)
     if x0.ndim != 1 or x0.size == 0 or max_nfev <= 0:
