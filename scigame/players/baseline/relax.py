@@ -484,6 +484,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     out = Law(law.kind + f", its {what} relaxed to {moved}", f"{data.output.name} = {tree_text(final)}", final,
               law.k + 1 + len(extra), law.complexity + RELAX_COST + cost, refit)
     out.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    out.unrounded = best[2]
     return out if out.fit_max <= 1.5 else None
 
 
