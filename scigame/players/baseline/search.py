@@ -17,7 +17,7 @@ For one output the search enumerates, cheapest first,
    hidden constant (pairs and triples screened from the normal
    equations; coefficients tied by simple ratios: sums.py);
 4. only when no monomial (times one function) of at most two constants
-   fits every point within the tolerance, sums
+   reproduces the readings (within exact_fit), sums
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), relaxation with a quadratic rate toward an
@@ -110,8 +110,10 @@ def _sums(found: Found) -> list[Law]:
 
 
 def _costly(found: Found) -> bool:
-    """Kinetics, saturations and oscillations: only if nothing simpler fits."""
-    return found.full and not found.fits()
+    """Kinetics, saturations and oscillations: only if no simple law
+    reproduces the readings (with eight readings a wrong monomial times a
+    function fits them within the tolerance, and would keep the law out)."""
+    return found.full and not found.reproduces()
 
 
 def _inexact(found: Found) -> bool:
