@@ -24,6 +24,9 @@ For one output the search enumerates, cheapest first,
    equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
    fitted exponent (Hill, stretched exponential: saturation.py), and
    powers of sums `C·M·g(b·Q^a)^p` with two real exponents (powers.py);
+   then, onto the best laws that miss a reading, one exponent made real
+   (relax.py), and onto those and the shortest, a correction switched on,
+   a factor (1 + c·Z) or a term c·O·Z (corrections.py);
 5. the same over derived variables: differences, sums and products of two
    inputs of one kind (derived.py);
 
@@ -39,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .bernoulli import bernoulli
+from .corrections import corrections
 from .derived import derived_laws
 from .fitting import Law
 from .kinetics import kinetics
@@ -128,6 +132,13 @@ def _composable(found: Found) -> bool:
     return _inexact(found) and found.data.n >= PASS_READINGS
 
 
+def _composed(found: Found) -> list[Law]:
+    """relax.composed's passes and corrections switched on (corrections.py),
+    over the laws of the families before relax's own."""
+    laws = [law for name, laws in found.by_family.items() if name != "relaxed" for law in laws]
+    return composed(found.data, laws) + corrections(found.data, laws)
+
+
 #: A costly family whose best law misses a reading by more than this many
 #: tolerances is ruled out for the rest of an episode: more readings can
 #: only make a family's best in-sample fit worse, never within tolerance.
@@ -164,8 +175,7 @@ FAMILIES: tuple[Family, ...] = (
     # one exponent of the best structures made real, unless a simple law reproduces the readings
     Family("relaxed", lambda f: relax(f.data, f.laws), lambda f: f.full and not f.reproduces()),
     # short sums' exponents, an angle's power, frequency or phase, an input's new power or shift
-    Family("composed", lambda f: composed(f.data, [law for name, laws in f.by_family.items() if name != "relaxed"
-                                                   for law in laws]), _composable),
+    Family("composed", _composed, _composable),
     # differences and sums of same-kind inputs: their monomials only if a simple law fits
     Family("derived", lambda f: derived_laws(f.data, search, quick=f.fits()), lambda f: f.full),
 )
