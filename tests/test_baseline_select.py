@@ -164,3 +164,17 @@ def test_group_weights_are_a_distribution(items):
         for h in groups[i + 1:]:
             assert np.max(np.abs(g.lead.check - h.lead.check) / out.scale(h.lead.check)) > 0.5 or \
                 np.max(np.abs(h.lead.check - g.lead.check) / out.scale(g.lead.check)) > 0.5
+
+
+def test_an_exact_law_beyond_the_held_out_top_still_gets_its_test():
+    """Seven short look-alikes C·x^p (p near the truth) rank ahead of the exact,
+    longer law 2·x^1.3 by the in-sample proxy; the exact law (it meets every reading)
+    is held out too (select._further) and wins with the exact bonus."""
+    out = Output("y", "m", 0.0, 0.01, np.zeros(5))
+    y = 2.0 * X["x"] ** 1.3
+    looks = [scaled_law(lambda x, p=p: x ** p, powr(p), y, out, complexity=1.0, text=f"x^{p}")
+             for p in (1.29, 1.295, 1.298, 1.302, 1.305, 1.31, 1.288)]
+    exact = scaled_law(lambda x: x ** 1.3, powr(1.3), y, out, k=1, complexity=6.0, text="exact")
+    ranked = rank(looks + [exact], X, y, out, CHECK)
+    assert exact.held_out and float(np.max(exact.loo)) < 1e-9
+    assert ranked[0] is exact

@@ -1,6 +1,6 @@
 """The shifted-law sets written by benchmarks/shifted/generate.py: the committed cards are
-what the generator writes for its three seeds (dev2 from the second table of laws), every card lints without an error or a warning,
-its two worlds stay within 10x of each other (`scigame worlds`, computed here from the two
+what the generator writes for its four seeds (dev2 and dev3 from the second and third tables
+of laws), every card lints without an error or a warning, its two worlds stay within 10x of each other (`scigame worlds`, computed here from the two
 simulators, not from the generator's own check), every mutation kind occurs, and the
 counterfactual differs from the original as its label says for a hand-checked card."""
 
@@ -31,7 +31,8 @@ def _generator():
 
 
 SETS = [("DEV_SEED", "dev", "development set", "BASES"), ("HOLDOUT_SEED", "holdout", "held-out set", "BASES"),
-        ("DEV2_SEED", "dev2", "second development set", "BASES2")]
+        ("DEV2_SEED", "dev2", "second development set", "BASES2"),
+        ("DEV3_SEED", "dev3", "third development set", "BASES3")]
 
 
 @pytest.mark.parametrize("seed_name, folder, purpose, table", SETS)
@@ -48,7 +49,7 @@ def test_seeds_differ_and_every_kind_occurs():
     dev = {p.read_text().split("counterfactual", 1)[1] for p in (SHIFTED / "dev").glob("*.sci")}
     hold = {p.read_text().split("counterfactual", 1)[1] for p in (SHIFTED / "holdout").glob("*.sci")}
     assert len(dev & hold) < len(hold) / 4  # mostly different mutations or numbers
-    for folder in ("dev", "dev2"):
+    for folder in ("dev", "dev2", "dev3"):
         kinds = {p.stem.rsplit("_", 2)[-2] for p in (SHIFTED / folder).glob("*.sci")}
         assert kinds == {"exponent", "sum", "power", "phase", "sign", "term", "scale"}, folder
 
@@ -61,13 +62,22 @@ def test_the_second_table_shares_no_law_with_the_first():
     assert stems <= {b.name for b in gen.BASES2} and len(stems) >= 20
 
 
+def test_the_third_table_shares_no_law_with_the_first_two():
+    gen = _generator()
+    earlier = gen.BASES + gen.BASES2
+    assert {b.name for b in earlier}.isdisjoint(b.name for b in gen.BASES3)
+    assert {b.law for b in earlier}.isdisjoint(b.law for b in gen.BASES3)
+    stems = {p.stem.rsplit("_", 2)[0] for p in (SHIFTED / "dev3").glob("*.sci")}
+    assert stems <= {b.name for b in gen.BASES3} and len(stems) >= 15
+
+
 def test_every_card_lints_clean_and_its_worlds_stay_within_10x():
     result = CliRunner().invoke(main, ["lint", "--format", "json", str(SHIFTED)])
     assert result.exit_code == 0, result.output
     assert [f for f in json.loads(result.output) if f["severity"] != "note"] == []
     result = CliRunner().invoke(main, ["worlds", "--format", "json", str(SHIFTED)])
     rows = json.loads(result.output)
-    assert len(rows) == 3 * 48
+    assert len(rows) == 4 * 48
     for r in rows:
         assert 0.1 <= r["low"] and r["high"] <= 10, r
 

@@ -1,7 +1,7 @@
 """Writes the shifted-law sets: textbook laws with one structural mutation each, as the
 counterfactual world of a card (the original world is the textbook law).
 
-    python benchmarks/shifted/generate.py            # both sets, from the repository root
+    python benchmarks/shifted/generate.py            # every set, from the repository root
 
 benchmarks/shifted/dev/ (seed DEV_SEED) is the development set of the baseline's search;
 benchmarks/shifted/holdout/ (seed HOLDOUT_SEED) is never looked at while developing and is
@@ -30,6 +30,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DEV_SEED, HOLDOUT_SEED = 2029, 7331
 DEV2_SEED = 4177  # dev2/: the second development set, drawn from BASES2
+DEV3_SEED = 5309  # dev3/: the third development set, drawn from BASES3
 SIZE = 48
 LIMIT = 10.0  # the largest ratio of the two worlds' outputs at one evaluation point
 
@@ -435,6 +436,136 @@ BASES2 = [
          [("g", "9.81", "m/s^2", "gravity"), ("k0", "1", "", "unit carrier")]),
 ]
 
+#: The third table of textbook laws, written for the third development set (dev3/, seed
+#: DEV3_SEED): laws in neither BASES nor BASES2 (filters, lenses, wires, waves, gases, drugs,
+#: muscles, rockets), crossed with the same mutation kinds, so that the search is judged on
+#: a third family of structures before holdout/ is measured.
+BASES3 = [
+    Base("lowpass", "Output of a low-pass filter", "engineering",
+         [("f", "Hz", 10, 1000, "signal frequency"), ("V0", "V", 1, 10, "input amplitude")],
+         ("V", "V", "output amplitude", "1e-5"), "V0 / sqrt(1 + (f / fc)^2)",
+         [Mut("power", "the roll-off's exponent", "V0 / (1 + (f / fc)^2)^({v})", ["0.3", "0.7", "1", "1/3", "0.8"]),
+          Mut("exponent", "a steeper filter", "V0 / sqrt(1 + (f / fc)^({v}))", ["3", "4", "1.5", "2.5", "1.3"]),
+          Mut("term", "a leak switched on", "V0 * (1 / sqrt(1 + (f / fc)^2) + {v})", (0.05, 0.3))],
+         [("fc", "200", "Hz", "corner frequency")]),
+    Base("lens", "Image distance of a thin lens", "physics",
+         [("u", "cm", 30, 100, "object distance")],
+         ("w", "cm", "image distance", "1e-4"), "u * f / (u - f)",
+         [Mut("sum", "a thick lens's shift", "(u + ({v} [cm])) * f / (u + ({v} [cm]) - f)", (1, 5)),
+          Mut("exponent", "a power of the distance ratio", "f * (u / f)^({v}) / ((u / f)^({v}) - 1)", ["1.3", "0.8", "1.5", "0.7", "1.2"]),
+          Mut("term", "an aberration switched on", "u * f / (u - f) * (1 + ({v} [cm]) / u)", (1, 6))],
+         [("f", "20", "cm", "focal length")]),
+    Base("wire", "Magnetic field near a wire", "physics",
+         [("I", "A", 1, 20, "current"), ("r", "cm", 1, 10, "distance")],
+         ("B", "uT", "magnetic field", "1e-5"), "mu0 * I / (2 * pi * r)",
+         [exp_mut("mu0 * I / (2 * pi * r^({v}))", "distance exponent", ("1",)),
+          Mut("sum", "the wire's own radius", "mu0 * I / (2 * pi * (r + {v} [cm]))", (0.2, 1)),
+          Mut("scale", "screened by a length", "mu0 * I / (2 * pi * r) * exp(-r / ({v} [cm]))", (5, 20)),
+          exp_mut("mu0 * I^({v}) / (2 * pi * r)", "current exponent", ("1",))],
+         [("mu0", "1.2566e-6", "T*m/A", "magnetic constant")]),
+    Base("standing", "Displacement of a standing wave", "physics",
+         [("x", "m", 0, 2, "position"), ("t", "s", 0, 2, "time")],
+         ("y", "mm", "displacement", "1e-4"), "y0 + A * sin(kw * x) * cos(omega * t)",
+         [Mut("phase", "frequency shift", "y0 + A * sin(kw * x) * cos({v} * omega * t)", (0.6, 1.5)),
+          Mut("phase", "phase shift", "y0 + A * sin(kw * x + {v}) * cos(omega * t)", (0.3, 1.5)),
+          Mut("sign", "the node moved to the other end", "y0 - A * sin(kw * x) * cos(omega * t)"),
+          Mut("term", "a travelling part switched on", "y0 + A * sin(kw * x) * cos(omega * t) + {v} [mm] * sin(kw * x - omega * t)", (0.3, 1))],
+         [("y0", "5", "mm", "rest position"), ("A", "2", "mm", "amplitude"), ("kw", "1.3", "rad/m", "wave number"),
+          ("omega", "2.1", "rad/s", "frequency")]),
+    Base("adiabatic", "Pressure of an adiabatically compressed gas", "physics",
+         [("V", "L", 1, 10, "volume")],
+         ("p", "kPa", "pressure", "1e-4"), "p0 * (V0 / V)^1.4",
+         [Mut("exponent", "another adiabatic index", "p0 * (V0 / V)^({v})", ["1.3", "1.67", "1.1", "1.25", "1.5"]),
+          Mut("sum", "a dead volume", "p0 * (V0 / (V + {v} [L]))^1.4", (0.2, 1)),
+          Mut("term", "a leak switched on", "p0 * ((V0 / V)^1.4 + {v})", (0.5, 3))],
+         [("p0", "100", "kPa", "starting pressure"), ("V0", "10", "L", "starting volume")]),
+    Base("cooling_time", "Temperature of a cooling cup", "physics",
+         [("t", "min", 0, 60, "time"), ("T0", "K", 330, 370, "starting temperature")],
+         ("T", "K", "temperature", "1e-3"), "Ta + (T0 - Ta) * exp(-t / tau)",
+         [Mut("power", "a stretched cooling", "Ta + (T0 - Ta) * exp(-(t / tau)^({v}))", ["0.5", "0.7", "1.3", "1.5"]),
+          Mut("term", "a warming room switched on", "Ta + (T0 - Ta) * exp(-t / tau) + ({v} [K/min]) * t", (0.02, 0.1)),
+          Mut("sum", "a warmer room to cool toward", "Ta + {v} [K] + (T0 - Ta - {v} [K]) * exp(-t / tau)", (5, 20))],
+         [("Ta", "293", "K", "room temperature"), ("tau", "20", "min", "cooling time")]),
+    Base("drug", "Concentration of a drug after a dose", "biology",
+         [("t", "h", 0.5, 24, "time since the dose"), ("D", "mg", 100, 500, "dose")],
+         ("C", "mg/L", "plasma concentration", "1e-4"), "D / Vd * ka / (ka - ke) * (exp(-ke * t) - exp(-ka * t))",
+         [Mut("scale", "a lag before absorption", "D / Vd * ka / (ka - ke) * (exp(-ke * (t - ({v} [h]))) - exp(-ka * (t - ({v} [h]))))", (0.1, 0.4)),
+          Mut("exponent", "a dose exponent", "D / Vd * (D / (300 [mg]))^({v} - 1) * ka / (ka - ke) * (exp(-ke * t) - exp(-ka * t))", ["0.7", "0.8", "1.2", "1.3", "1.5"]),
+          Mut("term", "a slow second phase", "D / Vd * ka / (ka - ke) * (exp(-ke * t) - exp(-ka * t)) * (1 + {v} * t / (1 [h]))", (0.02, 0.08))],
+         [("Vd", "40", "L", "volume of distribution"), ("ka", "1.2", "1/h", "absorption rate"), ("ke", "0.15", "1/h", "elimination rate")]),
+    Base("muscle", "Speed of a contracting muscle", "biology",
+         [("F", "N", 10, 300, "load")],
+         ("v", "m/s", "shortening speed", "1e-5"), "b * (F0 - F) / (F + a)",
+         [Mut("power", "the ratio raised to a power", "b * ((F0 - F) / (F + a))^({v})", ["0.5", "0.7", "1.5", "1.3"]),
+          Mut("sum", "another heat constant", "b * (F0 - F) / (F + {v} [N])", (30, 60)),
+          Mut("exponent", "a load exponent", "b * (F0^({v}) - F^({v})) / (F^({v}) + a^({v}))", ["0.7", "1.3", "1.5", "0.8"])],
+         [("F0", "400", "N", "isometric force"), ("a", "100", "N", "heat constant"), ("b", "0.3", "m/s", "speed constant")]),
+    Base("rocket", "Speed gained by a rocket", "physics",
+         [("m0", "t", 100, 500, "starting mass"), ("mf", "t", 20, 90, "final mass")],
+         ("dv", "km/s", "speed gained", "1e-5"), "ve * log(m0 / mf)",
+         [Mut("power", "a power of the logarithm", "ve * log(m0 / mf)^({v})", ["0.7", "1.3", "1.5", "0.5"]),
+          Mut("sum", "a structure mass kept", "ve * log((m0 + {v} [t]) / (mf + {v} [t]))", (10, 40)),
+          Mut("term", "gravity losses switched on", "ve * log(m0 / mf) - ({v} [km/s]) * (1 - mf / m0)", (0.2, 0.8))],
+         [("ve", "3", "km/s", "exhaust speed")]),
+    Base("capillary", "Rise of water in a thin tube", "physics",
+         [("theta", "rad", 0, 1.2, "contact angle"), ("r", "mm", 0.1, 1, "tube radius")],
+         ("h", "mm", "rise", "1e-4"), "2 * gam * cos(theta) / (rho * g * r)",
+         [Mut("phase", "phase shift", "2 * gam * cos(theta + {v}) / (rho * g * r)", (0.1, 0.3)),
+          exp_mut("2 * gam * cos(theta) / (rho * g * r^({v}))", "radius exponent", ("1",)),
+          Mut("exponent", "cosine exponent", "2 * gam * cos(theta)^({v}) / (rho * g * r)", ["1.5", "2", "0.5", "1.3"], False)],
+         [("gam", "0.072", "N/m", "surface tension"), ("rho", "1000", "kg/m^3", "density"), ("g", "9.81", "m/s^2", "gravity")]),
+    Base("slit", "Light through a single slit", "physics",
+         [("theta", "rad", 0.05, 1, "angle"), ("I0", "W/m^2", 1, 10, "central intensity")],
+         ("I", "W/m^2", "intensity", "1e-4"), "I0 * (sin(2 * theta) / (2 * theta))^2",
+         [Mut("phase", "frequency shift", "I0 * (sin({v} * theta) / ({v} * theta))^2", (1.3, 2.6)),
+          Mut("exponent", "another exponent", "I0 * (sin(2 * theta) / (2 * theta))^({v})", ["1.5", "3", "2.5", "1.3"], False),
+          Mut("term", "a background switched on", "I0 * ((sin(2 * theta) / (2 * theta))^2 + {v})", (0.05, 0.2))]),
+    Base("terminal", "Speed of a falling body with drag", "physics",
+         [("t", "s", 0, 5, "time")],
+         ("v", "m/s", "speed", "1e-4"), "vt * tanh(g * t / vt)",
+         [Mut("power", "the curve raised to a power", "vt * tanh(g * t / vt)^({v})", ["0.7", "1.3", "1.5", "0.8"]),
+          Mut("scale", "another speed in the argument", "vt * tanh(g * t / ({v} * vt))", (0.6, 1.6)),
+          Mut("term", "a constant push switched on", "vt * tanh(g * t / vt) + ({v} [m/s^2]) * t", (0.2, 1))],
+         [("vt", "20", "m/s", "terminal speed"), ("g", "9.81", "m/s^2", "gravity")]),
+    Base("planck", "Spectral radiance of a hot body", "physics",
+         [("lam", "um", 1, 10, "wavelength"), ("T", "K", 500, 1500, "temperature")],
+         ("B", "W/(m^2*um)", "spectral radiance per steradian", "1e-3"),
+         "2 * h * c^2 / lam^5 / (exp(h * c / (lam * kB * T)) - 1)",
+         [Mut("exponent", "wavelength exponent", "2 * h * c^2 / lam^5 * (lam / (3 [um]))^(5 - {v}) / (exp(h * c / (lam * kB * T)) - 1)", ["4.5", "5.5", "4", "6", "4.6"]),
+          Mut("sign", "the minus one turned to plus one", "2 * h * c^2 / lam^5 / (exp(h * c / (lam * kB * T)) + 1)"),
+          Mut("scale", "a temperature offset in the exponent", "2 * h * c^2 / lam^5 / (exp(h * c / (lam * kB * (T + ({v} [K])))) - 1)", (10, 40))],
+         [("h", "6.626e-34", "J*s", "Planck constant"), ("c", "2.998e8", "m/s", "speed of light"),
+          ("kB", "1.381e-23", "J/K", "Boltzmann constant")]),
+    Base("gompertz", "Size of a growing tumour", "biology",
+         [("t", "d", 0, 30, "time")],
+         ("N", "1", "cells (millions)", "1e-4"), "K * exp(log(N0 / K) * exp(-r * t))",
+         [Mut("scale", "a delay moved into the exponent", "K * exp(log(N0 / K) * exp(-r * (t - ({v} [d]))))", (0.5, 2)),
+          Mut("power", "the size raised to a power", "K * exp(log(N0 / K) * exp(-r * t))^({v})", ["0.7", "1.3", "1.5", "0.8"]),
+          Mut("term", "treatment switched on", "K * exp(log(N0 / K) * exp(-r * t)) * (1 - {v} * t / (1 [d]))", (0.005, 0.02))],
+         [("K", "100", "", "capacity"), ("N0", "2", "", "starting size"), ("r", "0.15", "1/d", "growth rate")]),
+    Base("lorentz", "Force on a charge in a magnetic field", "physics",
+         [("v", "km/s", 1, 10, "speed"), ("B", "mT", 1, 10, "field"), ("theta", "rad", 0.2, 1.4, "angle")],
+         ("F", "fN", "force", "1e-4"), "q * v * B * sin(theta)",
+         [Mut("phase", "phase shift", "q * v * B * sin(theta + {v})", (0.1, 0.4)),
+          exp_mut("q * v^({v}) * B * sin(theta)", "speed exponent", ("1",)),
+          Mut("term", "an electric part switched on", "q * (v * B * sin(theta) + {v} [V/m])", (1, 5))],
+         [("q", "1.602e-19", "C", "charge")]),
+    Base("brownian", "Spread of a diffusing particle", "physics",
+         [("t", "s", 1, 100, "time"), ("D", "um^2/s", 0.1, 2, "diffusivity")],
+         ("msd", "um^2", "mean square displacement", "1e-4"), "k0 * 6 * D * t",
+         [exp_mut("k0 * 6 * D * t^({v})", "time exponent", ("1",)),
+          Mut("term", "a drift switched on", "k0 * (6 * D * t + ({v} [um^2/s^2]) * t^2)", (0.001, 0.01)),
+          Mut("power", "a confined spread", "k0 * 6 * D * ({v} [s]) * (1 - exp(-t / ({v} [s])))", (30, 100))],
+         [("k0", "1", "", "unit carrier")]),
+    Base("tank", "Level of a draining tank", "physics",
+         [("t", "s", 0, 100, "time"), ("h0", "m", 1, 2, "starting level")],
+         ("h", "m", "level", "1e-5"), "h0 * (1 - kd * t / sqrt(h0))^2",
+         [Mut("exponent", "another outlet law", "h0 * (1 - kd * t / sqrt(h0))^({v})", ["1.5", "2.5", "3", "1.7"]),
+          Mut("sign", "a tank being filled", "h0 * (1 + kd * t / sqrt(h0))^2"),
+          Mut("sum", "a level below the outlet", "(sqrt(h0 + {v} [m]) - kd * t)^2 - {v} [m]", (0.1, 0.4))],
+         [("kd", "0.004", "m^0.5/s", "drain constant")]),
+]
+
 TEMPLATE = '''# {title}: a shifted textbook law ({kind}), for the baseline's {purpose}
 card {name} "{title}" {{
   collection historical
@@ -543,4 +674,5 @@ if __name__ == "__main__":
     dev = write(DEV_SEED, HERE / "dev", "development set")
     hold = write(HOLDOUT_SEED, HERE / "holdout", "held-out set")
     dev2 = write(DEV2_SEED, HERE / "dev2", "second development set", bases=BASES2)
-    print(len(dev), len(hold), len(dev2))
+    dev3 = write(DEV3_SEED, HERE / "dev3", "third development set", bases=BASES3)
+    print(len(dev), len(hold), len(dev2), len(dev3))

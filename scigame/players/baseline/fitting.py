@@ -46,6 +46,7 @@ class Law:
     fit_max: float = math.inf  # largest scaled error in sample
     held_out: bool = False  # loo holds true held-out errors (select.rank)
     theta: tuple = ()  # the fitted constants, where a family needs them again (bernoulli.py)
+    unrounded: float = math.inf  # largest scaled error in sample before its constants were rounded (relax.py)
 
     def set_fit(self, errors: np.ndarray) -> None:
         """Record the in-sample scaled errors' sum of squares and maximum."""

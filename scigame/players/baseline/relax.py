@@ -184,7 +184,10 @@ def angle_places(tree: Any) -> list[tuple[Any, Path, str, tuple[Path, ...]]]:
 #: Laws given a new power of an input or a shift inside a function at most.
 INPUT_LAWS = 3
 #: What input_places moves: numbers of either sign (relax_one starts them at both).
-SIGNED = ("power of an input", "shift", "shift and power")
+SIGNED = ("power of an input", "shift", "shift and power", "correction factor", "correction term")
+#: New numbers that are coefficients, not exponents (corrections.py): snapped to
+#: their shortest decimal only (a leak of 0.032, not 1/30) and costed by their digits.
+COEFFICIENTS = ("correction factor", "correction term")
 #: Refinement steps for a new power of an input: its constant and the law's
 #: scale trade off along a narrow valley (C·T^b over a short range of T).
 LONG_NFEV = 300
@@ -355,15 +358,15 @@ def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callabl
 
 
 def _snap_exponent(model, theta: np.ndarray, j: int, X: dict, y: np.ndarray, sw: np.ndarray,
-                   width: float = 0.05, frozen: tuple[int, ...] = ()) -> np.ndarray:
+                   width: float = 0.05, frozen: tuple[int, ...] = (), rationals: bool = True) -> np.ndarray:
     """The exponent theta[j] as the simplest value the data support, the rest
-    (but the `frozen` constants, snapped before) refitted: a small rational,
-    else the shortest decimal (1.1, not 1.098), within `width` (relative, at
-    least absolute) of its fitted value."""
+    (but the `frozen` constants, snapped before) refitted: a small rational
+    (unless not `rationals`: a coefficient), else the shortest decimal (1.1, not
+    1.098), within `width` (relative, at least absolute) of its fitted value."""
     bound = rounding_bound(worst_error(model, theta, X, y, sw))
     e = float(theta[j])
     decimals = [float(f"{e:.{d - 1}e}") for d in (1, 2, 3)]
-    for r in [float(r) for r in snap_options(e)] + decimals:
+    for r in [float(r) for r in snap_options(e) if rationals] + decimals:
         if r == 0 or abs(r - e) > width * max(1.0, abs(e)):
             continue
         rest = [i for i in range(len(theta)) if i != j and i not in frozen]
@@ -442,7 +445,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     exponent for them all; or the frequency or phase `what` names) refined,
     with the numbers at the `extra` paths, or None when that does not fit or
     does not improve on its parent's error and on `beat` by IMPROVEMENT."""
-    coef = coefficients(tree)
+    coef = [p for p in coefficients(tree) if p != path]  # a new coefficient (corrections.py) is the relaxed one
     paths = coef + list(extra) + [path]
     theta0 = np.array([float(_get(tree, p)) for p in paths])
     model = _model(tree, paths, tied)
@@ -463,7 +466,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * min(law.fit_error, beat):
         return None
     j = len(paths) - 1
-    theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw)
+    theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw, rationals=what not in COEFFICIENTS)
     theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
     # the number the parent law has there (none for a new one; with extra numbers, those moved)
     parent = 0.0 if what in SIGNED or "phase" in what or extra else theta0[j]
@@ -473,7 +476,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     for p, v in list(zip(paths, theta)) + [(p, theta[j]) for p in tied]:
         final = _set(final, p, float(v))
     e = float(theta[j])
-    cost = (_shift_cost(e) if what == "shift" else exponent_cost(e)) + sum(
+    cost = (_shift_cost(e) if what == "shift" or what in COEFFICIENTS else exponent_cost(e)) + sum(
         RELAX_COST + (_shift_cost if "shift" in what else exponent_cost)(float(theta[len(coef) + i]))
         for i in range(len(extra)))
 
@@ -484,6 +487,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     out = Law(law.kind + f", its {what} relaxed to {moved}", f"{data.output.name} = {tree_text(final)}", final,
               law.k + 1 + len(extra), law.complexity + RELAX_COST + cost, refit)
     out.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    out.unrounded = best[2]
     return out if out.fit_max <= 1.5 else None
 
 
@@ -579,18 +583,43 @@ def _dropped_cost(tree: Any) -> float:
                and "var" in a["args"][0])
 
 
-def relax_inputs(data, laws: list[Law]) -> list[Law]:
-    """The INPUT_LAWS best laws (sums aside), as they are and without their outer
-    powers of single inputs (bare), with a new power of an input or a shift of an
-    input inside a function refined (input_places)."""
+def shortest(data, laws: list[Law]) -> list[Law]:
+    """The laws (sums aside) that miss some reading, shortest first (description
+    length and constants): with few readings the best-fitting laws are often
+    look-alikes of three or four constants, while the law one move away is a
+    short structure that misses by several tolerances (C·V^−1.2 for C·(V + 0.67)^−1.4)."""
+    penalty = 0.5 * math.log(max(data.n, 2))
+    return sorted((f for f in laws if exact_fit(data) < f.fit_max < math.inf and not f.kind.startswith("sum")),
+                  key=lambda f: (f.complexity + penalty * f.k, f.fit_error))
+
+
+def parents(data, laws: list[Law], best: int, short: int) -> list[Law]:
+    """The `best` laws by in-sample fit and description length (_ranked, sums
+    aside), then the `short` shortest (shortest) not among them, distinct trees."""
     out, seen = [], set()
-    for law in _ranked(data, laws, sums=False):
-        if len(seen) >= INPUT_LAWS:
-            break
+    for ranked, count in ((_ranked(data, laws, sums=False), best), (shortest(data, laws), short)):
+        taken = 0
+        for law in ranked:
+            if taken >= count:
+                break
+            if repr(normal(law.tree)) not in seen:
+                seen.add(repr(normal(law.tree)))
+                out.append(law)
+                taken += 1
+    return out
+
+
+#: Shortest laws given the input places besides the INPUT_LAWS best.
+INPUT_SHORTEST = 2
+
+
+def relax_inputs(data, laws: list[Law]) -> list[Law]:
+    """The INPUT_LAWS best laws (sums aside) and the INPUT_SHORTEST shortest, as
+    they are and without their outer powers of single inputs (bare), with a new
+    power of an input or a shift of an input inside a function refined (input_places)."""
+    out = []
+    for law in parents(data, laws, INPUT_LAWS, INPUT_SHORTEST):
         tree = normal(law.tree)
-        if repr(tree) in seen:
-            continue
-        seen.add(repr(tree))
         alone = bare(tree)
         spots = [(t, law, *rest) for t, *rest in input_places(tree, data.inputs)][:PLACES]
         if alone is not tree:  # the parent without its outer powers, and without what they cost

@@ -17,13 +17,16 @@ For one output the search enumerates, cheapest first,
    hidden constant (pairs and triples screened from the normal
    equations; coefficients tied by simple ratios: sums.py);
 4. only when no monomial (times one function) of at most two constants
-   fits every point within the tolerance, sums
+   reproduces the readings (within exact_fit), sums
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), relaxation with a quadratic rate toward an
    equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
    fitted exponent (Hill, stretched exponential: saturation.py), and
    powers of sums `C·M·g(b·Q^a)^p` with two real exponents (powers.py);
+   then, onto the best laws that miss a reading, one exponent made real
+   (relax.py), and onto those and the shortest, a correction switched on,
+   a factor (1 + c·Z) or a term c·O·Z (corrections.py);
 5. the same over derived variables: differences, sums and products of two
    inputs of one kind (derived.py);
 
@@ -39,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .bernoulli import bernoulli
+from .corrections import corrections
 from .derived import derived_laws
 from .fitting import Law
 from .kinetics import kinetics
@@ -110,8 +114,10 @@ def _sums(found: Found) -> list[Law]:
 
 
 def _costly(found: Found) -> bool:
-    """Kinetics, saturations and oscillations: only if nothing simpler fits."""
-    return found.full and not found.fits()
+    """Kinetics, saturations and oscillations: only if no simple law
+    reproduces the readings (with eight readings a wrong monomial times a
+    function fits them within the tolerance, and would keep the law out)."""
+    return found.full and not found.reproduces()
 
 
 def _inexact(found: Found) -> bool:
@@ -124,6 +130,13 @@ def _composable(found: Found) -> bool:
     """The composed family (relax.composed): as powers of sums, and only with
     the readings it needs (relax.PASS_READINGS; fewer must not rule it out)."""
     return _inexact(found) and found.data.n >= PASS_READINGS
+
+
+def _composed(found: Found) -> list[Law]:
+    """relax.composed's passes and corrections switched on (corrections.py),
+    over the laws of the families before relax's own."""
+    laws = [law for name, laws in found.by_family.items() if name != "relaxed" for law in laws]
+    return composed(found.data, laws) + corrections(found.data, laws)
 
 
 #: A costly family whose best law misses a reading by more than this many
@@ -162,8 +175,7 @@ FAMILIES: tuple[Family, ...] = (
     # one exponent of the best structures made real, unless a simple law reproduces the readings
     Family("relaxed", lambda f: relax(f.data, f.laws), lambda f: f.full and not f.reproduces()),
     # short sums' exponents, an angle's power, frequency or phase, an input's new power or shift
-    Family("composed", lambda f: composed(f.data, [law for name, laws in f.by_family.items() if name != "relaxed"
-                                                   for law in laws]), _composable),
+    Family("composed", _composed, _composable),
     # differences and sums of same-kind inputs: their monomials only if a simple law fits
     Family("derived", lambda f: derived_laws(f.data, search, quick=f.fits()), lambda f: f.full),
 )

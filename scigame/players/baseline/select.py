@@ -32,6 +32,8 @@ from .trees import evaluate
 HELD_OUT_TOP = 6
 #: Nor a law whose in-sample score is this many nats behind the best's.
 HELD_OUT_MARGIN = 30.0
+#: Laws beyond the top given held-out refits too (_further).
+HELD_OUT_EXTRA = 3
 #: Held-out points per law at most.
 HELD_OUT_POINTS = 12
 #: With noise-free readings, a law whose held-out predictions all land
@@ -103,6 +105,26 @@ def _beyond_rounding(law: Law, y: np.ndarray, sw: np.ndarray, output: Output) ->
     return np.minimum(np.where(np.isfinite(r), np.maximum(r, 0.0), np.inf) / sw, 1.0)
 
 
+def _exact(law: Law, slack) -> bool:
+    """The law's held-out predictions all land within the slack of exact readings."""
+    return slack is not None and law.held_out and bool(np.all(law.loo <= slack))
+
+
+def _further(laws: list[Law], y: np.ndarray, sw: np.ndarray, slack) -> list[Law]:
+    """The HELD_OUT_EXTRA laws beyond the held-out top that most deserve a held-out
+    test: first those that meet every reading within the exact test's slack (or
+    did before their constants were rounded: Law.unrounded), then
+    the next by the proxy that fit every reading within the tolerance. The proxy
+    inflates every law's in-sample errors alike, so an exact law of a longer
+    description (or one whose shown constants are rounded, as relax writes them)
+    can rank behind six short look-alikes, and without a held-out test it could
+    never show that it is exact. Only with exact readings, and when no law of the
+    top held out exact (a longer exact law would not beat it)."""
+    exact = [f for f in laws if np.all(np.abs(f.predict_obs - y) / sw <= slack) or f.unrounded <= float(np.min(slack))]
+    within = [f for f in laws if f.fit_max <= 1.0 and f not in exact]
+    return (exact + within)[:HELD_OUT_EXTRA]
+
+
 def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
          constrained: bool = False) -> list[Law]:
     """Valid laws, best first, with held-out errors and scores."""
@@ -124,21 +146,25 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
     def proxy(f):  # in-sample errors, inflated as held-out ones would be
         return 0.5 * float(np.sum(np.minimum(f.loo, 30) ** 2)) + penalty[id(f)]
     kept.sort(key=proxy)
-    line = proxy(kept[0]) + HELD_OUT_MARGIN if kept else math.inf
-    for law in kept[:HELD_OUT_TOP]:
-        # a law that misses its own data badly, or far behind the best, needs no held-out test
-        if float(np.max(law.loo)) < 30 and proxy(law) <= line:
-            law.loo = _held_out(law, X, y, sw)
-            law.held_out = n >= law.k + 2
-    best_ms = min((float(np.mean(np.minimum(f.loo, 30) ** 2)) for f in kept), default=1.0)
-    s2 = max(1.0, best_ms)  # nothing fits: temper the likelihoods
-    gain = 0.0 if output.noisy else EXACT_GAIN ** 2 - 1.0
     slack = output.resolution / sw + EXACT_SCALE
     if output.noisy or float(np.max(slack)) > EXACT_READINGS:
         slack = None  # readings too coarse (or noisy) to tell an exact law from a close one
+    line = proxy(kept[0]) + HELD_OUT_MARGIN if kept else math.inf
+    def test(laws: list[Law]) -> None:
+        for law in laws:
+            # a law that misses its own data badly, or far behind the best, needs no held-out test
+            if float(np.max(law.loo)) < 30 and proxy(law) <= line:
+                law.loo = _held_out(law, X, y, sw)
+                law.held_out = n >= law.k + 2
+    test(kept[:HELD_OUT_TOP])
+    if slack is not None and not any(_exact(f, slack) for f in kept[:HELD_OUT_TOP]):
+        test(_further(kept[HELD_OUT_TOP:], y, sw, slack))  # an exact law beyond the top, when none in it is
+    best_ms = min((float(np.mean(np.minimum(f.loo, 30) ** 2)) for f in kept), default=1.0)
+    s2 = max(1.0, best_ms)  # nothing fits: temper the likelihoods
+    gain = 0.0 if output.noisy else EXACT_GAIN ** 2 - 1.0
     for law in kept:
         within = bool(len(law.loo)) and float(np.max(law.loo)) <= 1.0
-        exact = slack is not None and law.held_out and bool(np.all(law.loo <= slack))
+        exact = _exact(law, slack)
         inside = _beyond_rounding(law, y, sw, output) if gain else np.zeros(0)
         law.score = (-0.5 * (float(np.sum(np.minimum(law.loo, 30) ** 2)) + gain * float(np.sum(inside ** 2))) / s2
                      - penalty[id(law)] + (5.0 if within else 0.0) + (EXACT_BONUS if exact else 0.0))

@@ -1,0 +1,31 @@
+# Concentration of a drug after a dose: a shifted textbook law (exponent), for the baseline's third development set
+card drug_exponent_29 "Concentration of a drug after a dose" {
+  collection historical
+  field      biology
+  source     "scigame benchmarks/shifted/generate.py, seed 5309: a textbook law and one structural mutation"
+
+  background """
+    A bench experiment in which every quantity listed below can be set,
+    and the observable is read by a calibrated instrument.
+  """
+  conditions "ideal conditions"
+
+  input  t [h] in 0.5 .. 24  "time since the dose"
+  input  D [mg] in 100 .. 500  "dose"
+  output C [mg/L] tolerance abs 1e-4 rel 1%  "plasma concentration"
+
+  param Vd = 40 [L]  "volume of distribution"
+  param ka = 1.2 [1/h]  "absorption rate"
+  param ke = 0.15 [1/h]  "elimination rate"
+  law C = D / Vd * ka / (ka - ke) * (exp(-ke * t) - exp(-ka * t))
+
+  # mutation kind: exponent
+  counterfactual "a dose exponent (1.3)" {
+    law C = D / Vd * (D / (300 [mg]))^(1.3 - 1) * ka / (ka - ke) * (exp(-ke * t) - exp(-ka * t))
+  }
+
+  fixed design 8 sobol seed 1
+  evaluation 256 seed 7
+  identification interpolate no
+  adaptive threshold 0.9 max_steps 64
+}

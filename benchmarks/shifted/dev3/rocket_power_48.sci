@@ -1,0 +1,29 @@
+# Speed gained by a rocket: a shifted textbook law (power), for the baseline's third development set
+card rocket_power_48 "Speed gained by a rocket" {
+  collection historical
+  field      physics
+  source     "scigame benchmarks/shifted/generate.py, seed 5309: a textbook law and one structural mutation"
+
+  background """
+    A bench experiment in which every quantity listed below can be set,
+    and the observable is read by a calibrated instrument.
+  """
+  conditions "ideal conditions"
+
+  input  m0 [t] in 100 .. 500  "starting mass"
+  input  mf [t] in 20 .. 90  "final mass"
+  output dv [km/s] tolerance abs 1e-5 rel 1%  "speed gained"
+
+  param ve = 3 [km/s]  "exhaust speed"
+  law dv = ve * log(m0 / mf)
+
+  # mutation kind: power
+  counterfactual "a power of the logarithm (0.5)" {
+    law dv = ve * log(m0 / mf)^(0.5)
+  }
+
+  fixed design 8 sobol seed 1
+  evaluation 256 seed 7
+  identification interpolate no
+  adaptive threshold 0.9 max_steps 64
+}

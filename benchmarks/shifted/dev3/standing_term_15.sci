@@ -1,0 +1,32 @@
+# Displacement of a standing wave: a shifted textbook law (term), for the baseline's third development set
+card standing_term_15 "Displacement of a standing wave" {
+  collection historical
+  field      physics
+  source     "scigame benchmarks/shifted/generate.py, seed 5309: a textbook law and one structural mutation"
+
+  background """
+    A bench experiment in which every quantity listed below can be set,
+    and the observable is read by a calibrated instrument.
+  """
+  conditions "ideal conditions"
+
+  input  x [m] in 0 .. 2  "position"
+  input  t [s] in 0 .. 2  "time"
+  output y [mm] tolerance abs 1e-4 rel 1%  "displacement"
+
+  param y0 = 5 [mm]  "rest position"
+  param A = 2 [mm]  "amplitude"
+  param kw = 1.3 [rad/m]  "wave number"
+  param omega = 2.1 [rad/s]  "frequency"
+  law y = y0 + A * sin(kw * x) * cos(omega * t)
+
+  # mutation kind: term
+  counterfactual "a travelling part switched on (0.57)" {
+    law y = y0 + A * sin(kw * x) * cos(omega * t) + 0.57 [mm] * sin(kw * x - omega * t)
+  }
+
+  fixed design 8 sobol seed 1
+  evaluation 256 seed 7
+  identification interpolate no
+  adaptive threshold 0.9 max_steps 64
+}
