@@ -296,21 +296,7 @@ class BaselinePlayer(Player):
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
         lead = max(hyps, key=lambda h: h.confidence).predictor
-        confirmed = self._confirming
-        same = confirmed is not None and _shape(lead) == _shape(confirmed)
-        # the form that predicted the last readings, refitted on all of them:
-        # a true law keeps its constants, an approximation's knobs move
-        drift = refit_drift(confirmed, lead, outputs, check_X) if same and state.setting == "discovery" else 0.0
-        form = _shape(lead)
-        # the second time this form's constants move: an approximation
-        moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
-        if drift > REFIT_DRIFT and not moved:
-            self._retest = (n, form)  # the first time: its new constants must predict new readings
-        if moved:
-            caps.append(UNFIT_CAP)
-        elif self._retest is not None and n - self._retest[0] < PREDICTED_ENOUGH \
-                and state.protocol == "adaptive" and not state.must_submit:
-            caps.append(float(state.threshold) - 0.05)
+        same, drift, moved = self._refit_moves(state, lead, outputs, check_X, caps)
         if state.protocol == "adaptive" and not state.must_submit and not self._tested(state, outputs, lead):
             caps.append(float(state.threshold) - 0.05)  # not yet tested on predictions
         if caps:
@@ -344,6 +330,28 @@ class BaselinePlayer(Player):
             return self._submission(state, hyps, top, inputs, outputs, X, point, gave_up, unfit,
                                     drift if moved else 0.0)
         return self._experiment(hyps, outputs, point, why)
+
+    def _refit_moves(self, state: EpisodeState, lead: dict, outputs: list[Output], check_X: dict,
+                     caps: list[float]) -> tuple[bool, float, bool]:
+        """(whether `lead` is of the form that predicted the last readings, how
+        far its refit on all of them moved a constant, whether it moved the
+        second time): a true law keeps its constants, an approximation's knobs
+        move. Appends the confidence caps that follows to `caps`."""
+        n = len(state.observations)
+        confirmed = self._confirming
+        form = _shape(lead)
+        same = confirmed is not None and form == _shape(confirmed)
+        drift = refit_drift(confirmed, lead, outputs, check_X) if same and state.setting == "discovery" else 0.0
+        # the second time this form's constants move: an approximation
+        moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
+        if drift > REFIT_DRIFT and not moved:
+            self._retest = (n, form)  # the first time: its new constants must predict new readings
+        if moved:
+            caps.append(UNFIT_CAP)
+        elif self._retest is not None and n - self._retest[0] < PREDICTED_ENOUGH \
+                and state.protocol == "adaptive" and not state.must_submit:
+            caps.append(float(state.threshold) - 0.05)
+        return same, drift, moved
 
     @staticmethod
     def _records(hyps: list[Hyp]) -> list[Hypothesis]:
