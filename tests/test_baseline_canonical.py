@@ -85,7 +85,7 @@ def test_length_counts_fitted_constants_not_integers_or_exponents():
 
 def test_malus_found_form_is_written_as_the_law():
     y = np.round(X["I0"] * np.cos(X["theta"] - 0.28) ** 2, 4)
-    new = canonical_tree(MALUS, OUT, X, y)
+    new = canonical_tree(MALUS, OUT, X, y, X)
     assert tree_text(new) == "I0·cos(theta - 0.28)^2"
     law = SYMBOLS["I0"] * sympy.cos(SYMBOLS["theta"] - sympy.Rational(7, 25)) ** 2
     assert sympy.simplify(tree_to_sympy(new, SYMBOLS, exact=True) - law) == 0
@@ -97,14 +97,14 @@ def test_never_predicts_worse():
     y = 0.5 * X["I0"] * (1 + 0.3 * np.sin(2 * X["theta"]) + 0.6 * np.cos(2 * X["theta"]))
     tree = op("mul", 0.5, op("add", var("I0"), op("mul", 0.3, var("I0"), op("sin", op("mul", 2.0, var("theta")))),
                              op("mul", 0.6, var("I0"), op("cos", op("mul", 2.0, var("theta"))))))
-    assert canonical_tree(tree, OUT, X, y) is tree
-    assert canonical({"I": tree}, [OUT], X, {"I": y}) == {"I": tree}
+    assert canonical_tree(tree, OUT, X, y, X) is tree
+    assert canonical({"I": tree}, [OUT], X, {"I": y}, X) == {"I": tree}
 
 
 def test_a_law_without_rewrites_is_kept():
     tree = op("mul", 2.0, var("I0"))
     predictor = {"I": tree}
-    assert canonical(predictor, [OUT], X, {"I": 2.0 * X["I0"]}) is predictor
+    assert canonical(predictor, [OUT], X, {"I": 2.0 * X["I0"]}, X) is predictor
 
 
 def _logistic_found(rate: float, power: float):
@@ -129,5 +129,6 @@ def test_reciprocal_pulls_the_constant_term_out():
 def test_logistic_found_form_is_written_in_saturating_form():
     K = 1000.0
     y = np.round(K / (1 + (K / X["N0"] - 1) * np.exp(-0.5 * X["t"] + 0.41)), 3)
-    new = canonical_tree(_logistic_found(-0.455, 1.1), Output("N", "1", 1e-3, 0.01), X, y)
+    new = canonical_tree(_logistic_found(-0.455, 1.1), Output("N", "1", 1e-3, 0.01), X, y, X)
     assert tree_text(new) == "1000/(1 - 1.5·exp(-0.455·t)^1.1 + 1510·N0^-1·exp(-0.5·t))"
+

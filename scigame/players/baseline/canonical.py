@@ -19,9 +19,10 @@ Then each rewrite, and each with one of its terms dropped, has its
 constants rounded to short decimals the readings support, as they are
 and refitted to the readings (fitting.snap_decimals, fitting.refine). The simplest one (fewest fitted
 constants, then fewest digits: a description length) replaces the tree,
-only when it is simpler than the original and reproduces every reading
-at least as well (its largest and summed scaled errors no larger, to
-SLACK tolerances): the step never makes a submission predict worse.
+only when it is simpler than the original, reproduces every reading at
+least as well (its largest and summed scaled errors no larger, to SLACK
+tolerances) and predicts like it over the domain sample (within DOMAIN
+tolerances): the step never makes a submission predict worse.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ IDENTITY = 1e-3
 #: How much the canonical form's scaled errors may exceed the original's
 #: (largest error, in tolerances; sum of squares, in squared tolerances).
 SLACK = 1e-3
+#: How far the canonical form's predictions may move from the original's
+#: anywhere in the domain sample, in tolerances: a dropped term or a refit
+#: fits a few readings as well, but must not be another law between them.
+DOMAIN = 0.5
 
 
 def _key(tree: Any) -> str:
@@ -230,9 +235,17 @@ def _errors(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
     return scaled_errors(evaluate(tree, X), y, sw)
 
 
-def canonical_tree(tree: Any, output: Output, X: dict, y: np.ndarray) -> Any:
+def _alike(a: Any, b: Any, output: Output, check_X: dict) -> bool:
+    """Trees a and b predict within DOMAIN tolerances of each other over the
+    domain sample (b is defined wherever a is)."""
+    p, q = evaluate(a, check_X), evaluate(b, check_X)
+    return p is None or (q is not None and float(np.max(np.abs(q - p) / output.scale(p), initial=0.0)) <= DOMAIN)
+
+
+def canonical_tree(tree: Any, output: Output, X: dict, y: np.ndarray, check_X: dict) -> Any:
     """The simplest equivalent of one output's law (module docstring), or
-    the tree itself."""
+    the tree itself; `check_X`: the domain sample the new form must
+    predict like the tree over."""
     if not X or len(y) == 0 or not isinstance(tree, dict):
         return tree
     sw = output.scale(y)
@@ -258,26 +271,26 @@ def canonical_tree(tree: Any, output: Output, X: dict, y: np.ndarray) -> Any:
     for fitted in (f for cand in candidates for f in _fitted(cand, X, y, sw, rel)):
         e = _errors(fitted, X, y, sw)
         if np.max(e) <= np.max(old) + SLACK and np.sum(e ** 2) <= np.sum(old ** 2) + SLACK \
-                and length(fitted) < best_len:
+                and length(fitted) < best_len and _alike(tree, fitted, output, check_X):
             best, best_len = fitted, length(fitted)
     return best
 
 
-def canonical(predictor: dict, outputs: list[Output], X: dict, Y: dict) -> dict:
+def canonical(predictor: dict, outputs: list[Output], X: dict, Y: dict, check_X: dict) -> dict:
     """The predictor with each output's law in its canonical form
     (canonical_tree); the same dict when nothing changes."""
     out = dict(predictor)
     for o in outputs:
         if o.name in out and o.name in Y:
             with np.errstate(all="ignore"):
-                out[o.name] = canonical_tree(out[o.name], o, X, np.asarray(Y[o.name], dtype=float))
+                out[o.name] = canonical_tree(out[o.name], o, X, np.asarray(Y[o.name], dtype=float), check_X)
     return out if any(_key(out[k]) != _key(predictor[k]) for k in predictor) else predictor
 
 
-def canonical_hyp(hyp: Hyp, outputs: list[Output], X: dict, Y: dict) -> tuple[Hyp, str]:
+def canonical_hyp(hyp: Hyp, outputs: list[Output], X: dict, Y: dict, check_X: dict) -> tuple[Hyp, str]:
     """The hypothesis with its predictor in canonical form, its statement
     saying so, and a sentence for the explanation ("" when nothing changes)."""
-    new = canonical(hyp.predictor, outputs, X, Y)
+    new = canonical(hyp.predictor, outputs, X, Y, check_X)
     if new is hyp.predictor:
         return hyp, ""
     statement, said = hyp.statement, []

@@ -357,7 +357,8 @@ class BaselinePlayer(Player):
         written = ""
         if state.setting == "discovery" and state.observations:  # the found law in the form the law is written
             hyps = list(hyps)
-            hyps[top], written = canonical_hyp(hyps[top], outputs, X, observed(state, inputs, outputs)[1])
+            hyps[top], written = canonical_hyp(hyps[top], outputs, X, observed(state, inputs, outputs)[1],
+                                               Sampler(inputs, constraint_test(state.task, inputs)).check_sample())
         expl, appl = texts(state.setting, len(state.observations), hyps[top], inputs, outputs, X,
                            design.findings(inputs, outputs, state.observations), drift)
         expl += written
