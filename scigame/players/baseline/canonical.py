@@ -17,9 +17,10 @@ no prediction (checked over the readings to IDENTITY tolerances):
 
 Then each rewrite, and each with one of its terms dropped, has its
 constants rounded to short decimals the readings support, as they are
-and refitted to the readings (fitting.snap_decimals, fitting.refine). The simplest one (fewest fitted
-constants, then fewest digits: a description length) replaces the tree,
-only when it is simpler than the original, reproduces every reading at
+and refitted to the readings (fitting.snap_decimals, fitting.refine).
+The simplest one (fewest fitted constants, then the found constants kept
+rather than refitted, then fewest digits: a description length) replaces
+the tree, only when it is simpler than the original, reproduces every reading at
 least as well (its largest and summed scaled errors no larger, to SLACK
 tolerances) and predicts like it over the domain sample (within DOMAIN
 tolerances): the step never makes a submission predict worse.
@@ -216,19 +217,20 @@ def length(tree: Any) -> tuple[int, int]:
 
 
 def _fitted(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray, rel: float) -> list:
-    """The tree with its constants rounded to short decimals the readings
-    support, then refitted to the readings and rounded (folded; the
-    rounding alone first: it keeps the found constants where the readings
-    determine them poorly)."""
+    """(0, the tree with its constants rounded to short decimals the
+    readings support) and (1, the same after a refit to the readings),
+    folded: the rounding alone keeps the found constants, which a refit of
+    poorly determined ones would move."""
     theta0 = np.array(_free(tree))
     if len(theta0) == 0:
-        return [tree]
+        return [(0, tree)]
 
     def model(t, Xs):
         v = evaluate(_with(tree, list(t)), Xs)
         return np.full(len(next(iter(Xs.values()))), np.nan) if v is None else v
-    starts = [theta0, refine(model, theta0, X, y, sw, nfev=50)]
-    return [refold(_with(tree, list(snap_decimals(model, t, X, y, sw, rel)))) for t in starts if t is not None]
+    starts = [(0, theta0), (1, refine(model, theta0, X, y, sw, nfev=50))]
+    return [(refitted, refold(_with(tree, list(snap_decimals(model, t, X, y, sw, rel)))))
+            for refitted, t in starts if t is not None]
 
 
 def _errors(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
@@ -267,12 +269,13 @@ def canonical_tree(tree: Any, output: Output, X: dict, y: np.ndarray, check_X: d
         terms = _terms(new)
         if len(terms) > 1:
             candidates += [_sum(terms[:k] + terms[k + 1:]) for k in range(len(terms))]
-    best, best_len = tree, length(tree)
-    for fitted in (f for cand in candidates for f in _fitted(cand, X, y, sw, rel)):
-        e = _errors(fitted, X, y, sw)
+    # fewest constants first, then the found constants kept (no refit), then fewest digits
+    best, best_key = tree, (length(tree)[0], 0, length(tree)[1])
+    for refitted, fitted in (f for cand in candidates for f in _fitted(cand, X, y, sw, rel)):
+        e, key = _errors(fitted, X, y, sw), (length(fitted)[0], refitted, length(fitted)[1])
         if np.max(e) <= np.max(old) + SLACK and np.sum(e ** 2) <= np.sum(old ** 2) + SLACK \
-                and length(fitted) < best_len and _alike(tree, fitted, output, check_X):
-            best, best_len = fitted, length(fitted)
+                and length(fitted) < length(tree) and key < best_key and _alike(tree, fitted, output, check_X):
+            best, best_key = fitted, key
     return best
 
 
