@@ -39,8 +39,9 @@ def _same(a, b):
 
 
 #: ½·I0·(1 + 0.53·sin 2θ + 0.847·cos 2θ), the found form of malus_phase_48's law I0·cos²(θ − 0.28).
-MALUS = op("mul", 0.5, op("add", var("I0"), op("mul", 0.53, op("mul", var("I0"), op("sin", op("mul", 2.0, var("theta"))))),
-                          op("mul", 0.847, op("mul", var("I0"), op("cos", op("mul", 2.0, var("theta")))))))
+TWO_THETA = op("mul", 2.0, var("theta"))
+MALUS = op("mul", 0.5, op("add", var("I0"), op("mul", 0.53, op("mul", var("I0"), op("sin", TWO_THETA))),
+                          op("mul", 0.847, op("mul", var("I0"), op("cos", TWO_THETA)))))
 
 
 def test_distribute_is_the_same_function_as_a_sum():
@@ -66,7 +67,8 @@ def test_phase_amplitude_needs_one_argument_and_one_factor():
 
 
 def test_half_angle_is_a_squared_cosine():
-    tree = op("add", op("mul", 1.5, var("I0")), op("mul", 0.5, var("I0"), op("cos", op("add", op("mul", 2.0, var("x")), -0.6))))
+    wave = op("cos", op("add", op("mul", 2.0, var("x")), -0.6))
+    tree = op("add", op("mul", 1.5, var("I0")), op("mul", 0.5, var("I0"), wave))
     new = half_angle(tree)
     # by hand: c + R cos w = (c − R) + 2R cos²(w/2)
     assert evaluate(new, X) == pytest.approx(X["I0"] + X["I0"] * np.cos(X["x"] - 0.3) ** 2, rel=1e-12)
