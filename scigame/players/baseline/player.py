@@ -10,6 +10,7 @@ import numpy as np
 from ...records import Action, Experiment, Hypothesis, Submission, Usage
 from ..base import EpisodeState, Player
 from . import design
+from .canonical import canonical_hyp
 from .discover import discover_ruling
 from .explain import texts
 from .identify import Hyp, identify
@@ -361,8 +362,14 @@ class BaselinePlayer(Player):
                     drift: float = 0.0) -> Action:
         """Submit hypothesis `top`, saying why now (`drift`: how far the
         refit of the tested form moved, when that makes it an approximation)."""
+        written = ""
+        if state.setting == "discovery" and state.observations:  # the found law in the form the law is written
+            hyps = list(hyps)
+            hyps[top], written = canonical_hyp(hyps[top], outputs, X, observed(state, inputs, outputs)[1],
+                                               Sampler(inputs, constraint_test(state.task, inputs)).check_sample())
         expl, appl = texts(state.setting, len(state.observations), hyps[top], inputs, outputs, X,
                            design.findings(inputs, outputs, state.observations), drift)
+        expl += written
         note = f"submitted hypothesis {top + 1} at confidence {hyps[top].confidence:.3f}"
         if point is not None and not state.must_submit:
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
