@@ -112,3 +112,18 @@ def test_law_set_fit():
     law = Law("k", "t", 1.0, 0, 0.0, lambda idx: None)
     law.set_fit(np.array([0.5, 2.0]))
     assert (law.fit_error, law.fit_max) == (4.25, 2.0)
+
+
+def test_wls_of_a_non_finite_design_is_no_fit_and_prints_nothing():
+    """A column that overflowed (a candidate's power at a far reading) is no
+    fit; LAPACK, handed it, writes 'On entry to DLASCL ...' to the terminal."""
+    import subprocess
+    import sys
+    code = ("import numpy as np\n"
+            "from scigame.players.baseline.fitting import wls\n"
+            "A = np.array([[1.0, np.nan], [2.0, 3.0], [4.0, 5.0]])\n"
+            "assert wls(A, np.ones(3), np.ones(3)) is None\n"
+            "assert wls(np.ones((3, 1)), np.array([1.0, np.inf, 2.0]), np.ones(3)) is None\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

@@ -59,8 +59,13 @@ def wls(A: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[np.ndarray]:
     if A.shape[0] < A.shape[1] or A.shape[1] == 0:
         return None
     sw = np.sqrt(np.maximum(w, 0))
+    Aw, yw = A * sw[:, None], y * sw
+    if not (np.all(np.isfinite(Aw)) and np.all(np.isfinite(yw))):
+        # no fit, as LAPACK's would be NaN; and LAPACK prints its complaint
+        # (DLASCL: an illegal value) straight onto the user's terminal
+        return None
     try:
-        c, *_ = np.linalg.lstsq(A * sw[:, None], y * sw, rcond=None)
+        c, *_ = np.linalg.lstsq(Aw, yw, rcond=None)
     except (np.linalg.LinAlgError, ValueError):
         return None
     return c if np.all(np.isfinite(c)) else None
