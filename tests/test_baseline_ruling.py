@@ -1,7 +1,8 @@
 """Families ruled out by the evidence (scigame/players/baseline/search.py,
 issue #31): an Adaptive episode does not search a costly family again once
 its best law missed a reading by more than RULED_OUT_MISFIT tolerances,
-because more readings can only make a family's best in-sample fit worse."""
+because more readings can only make a family's best in-sample fit worse,
+or (noise-free readings) by more than one tolerance in two searches in a row."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 
 from scigame.players.baseline import search
 from scigame.players.baseline.fitting import Law
-from scigame.players.baseline.search import RULED_OUT_MISFIT, Found, OutputData, ruled_out, search_found
+from scigame.players.baseline.search import RULED_OUT_MISFIT, STRUCK, Found, OutputData, ruled_out, search_found
 from scigame.players.baseline.task import Input, Output
 
 
@@ -19,11 +20,12 @@ def _law(fit_max: float) -> Law:
     return law
 
 
-def _data(n: int = 12) -> OutputData:
+def _data(n: int = 12, noise_rel: float = 0.0) -> OutputData:
     rng = np.random.default_rng(5)
     x = np.linspace(1.0, 4.0, n)
     inputs = [Input("x", "1", "range", 1.0, 4.0, [], None)]
-    return OutputData(inputs, Output("y", "1", 0.0, 0.01, None), {"x": x}, rng.uniform(-1.0, 1.0, n), None)
+    return OutputData(inputs, Output("y", "1", 0.0, 0.01, None, noise_rel=noise_rel), {"x": x},
+                      rng.uniform(-1.0, 1.0, n), None)
 
 
 def test_a_family_whose_best_law_misses_is_ruled_out():
@@ -32,7 +34,8 @@ def test_a_family_whose_best_law_misses_is_ruled_out():
                        "bernoulli": [],  # tried, no law at all
                        "saturations": [_law(2 * RULED_OUT_MISFIT), _law(RULED_OUT_MISFIT)],  # one within the bound
                        "oscillations": [_law(RULED_OUT_MISFIT * 1.01), _law(40.0)]}
-    assert ruled_out(found) == {"kinetics", "bernoulli", "oscillations"}
+    # saturations' best misses by 3 tolerances: a first strike on noise-free readings (below)
+    assert ruled_out(found) == {"kinetics", "bernoulli", "oscillations", "saturations" + STRUCK}
 
 
 def test_a_ruled_out_family_is_not_searched(monkeypatch):
@@ -75,4 +78,37 @@ def test_powers_of_sums_are_ruled_out_even_while_a_relaxed_law_fits():
     found.by_family = {"oscillations": [_law(40.0)], "powers": [], "relaxed": [_law(RULED_OUT_MISFIT)]}
     assert ruled_out(found) == {"powers"}
     found.by_family["powers"] = [_law(RULED_OUT_MISFIT)]
+    assert ruled_out(found) == {"powers" + STRUCK}
+    found.by_family["powers"] = [_law(1.0)]
     assert ruled_out(found) == frozenset()
+
+
+def test_a_family_missing_noise_free_readings_twice_in_a_row_is_ruled_out():
+    """On noise-free readings a family that held the true law has a law within
+    the tolerance: its best missing by more than one tolerance is a strike, a
+    second strike in the next search rules it out; a search in which it fits
+    wipes the strike; missing once more later is a first strike again."""
+    def after(previous: frozenset, best: float) -> frozenset:
+        found = Found(_data(), quick=False, nested=False, ruled_out=previous)
+        found.by_family = {"monomials": [_law(0.5)], "oscillations": [_law(best), _law(9.0)]}
+        return ruled_out(found)
+
+    first = after(frozenset(), 1.4)
+    assert first == {"oscillations" + STRUCK}
+    assert after(first, 1.3) == {"oscillations"}  # the second miss in a row
+    assert after(first, 0.9) == frozenset()  # fits now: the strike is wiped
+    assert after(after(first, 0.9), 1.3) == {"oscillations" + STRUCK}
+    assert after(frozenset({"kinetics" + STRUCK}), 0.9) == frozenset()  # a strike not renewed goes
+
+
+def test_a_struck_family_is_still_searched():
+    """A strike only marks the family: the next search tries it again."""
+    found = search_found(_data(), skip=frozenset({"oscillations" + STRUCK}))
+    assert "oscillations" in found.by_family
+
+
+def test_noisy_readings_rule_out_only_by_the_wide_bound():
+    """A true law may miss a noisy reading by more than a tolerance: no strikes there."""
+    found = Found(_data(noise_rel=0.01), quick=False, nested=False, ruled_out=frozenset({"oscillations" + STRUCK}))
+    found.by_family = {"monomials": [_law(0.5)], "oscillations": [_law(2.0)], "kinetics": [_law(3.5)]}
+    assert ruled_out(found) == {"kinetics"}

@@ -15,7 +15,7 @@ from .discover import discover_ruling
 from .explain import texts
 from .identify import Hyp, identify
 from .memo import Memo
-from .search import RULED_OUT_MISFIT
+from .search import RULED_OUT_MISFIT, STRUCK
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num
 
@@ -328,7 +328,7 @@ class BaselinePlayer(Player):
             finally:
                 self._confirming = None
         if submit or gave_up:
-            return self._submission(state, hyps, top, inputs, outputs, X, point, gave_up, unfit,
+            return self._submission(state, hyps, top, inputs, outputs, (X, Y, check_X), point, gave_up, unfit,
                                     drift if moved else 0.0)
         return self._experiment(hyps, outputs, point, why)
 
@@ -358,15 +358,17 @@ class BaselinePlayer(Player):
     def _records(hyps: list[Hyp]) -> list[Hypothesis]:
         return [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
 
-    def _submission(self, state, hyps, top, inputs, outputs, X, point, gave_up: bool, unfit: bool = False,
+    def _submission(self, state, hyps, top, inputs, outputs, data, point, gave_up: bool, unfit: bool = False,
                     drift: float = 0.0) -> Action:
-        """Submit hypothesis `top`, saying why now (`drift`: how far the
-        refit of the tested form moved, when that makes it an approximation)."""
+        """Submit hypothesis `top`, saying why now (`data`: the readings' X
+        and Y and the domain's check sample, as _decide has them; `drift`:
+        how far the refit of the tested form moved, when that makes it an
+        approximation)."""
+        X, Y, check_X = data
         written = ""
         if state.setting == "discovery" and state.observations:  # the found law in the form the law is written
             hyps = list(hyps)
-            hyps[top], written = canonical_hyp(hyps[top], outputs, X, observed(state, inputs, outputs)[1],
-                                               Sampler(inputs, constraint_test(state.task, inputs)).check_sample())
+            hyps[top], written = canonical_hyp(hyps[top], outputs, X, Y, check_X)
         expl, appl = texts(state.setting, len(state.observations), hyps[top], inputs, outputs, X,
                            design.findings(inputs, outputs, state.observations), drift)
         expl += written
@@ -374,10 +376,11 @@ class BaselinePlayer(Player):
         if point is not None and not state.must_submit:
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
                      "rivals by a tolerance, so they predict alike wherever it can be tested")
-        if getattr(self, "_ruled_out", ()):
+        ruled = [(name, fam) for name, fam in getattr(self, "_ruled_out", ()) if not fam.endswith(STRUCK)]
+        if ruled:
             note += ("; ruled out by the evidence (a best law missing a reading by more than "
-                     f"{RULED_OUT_MISFIT:g} tolerances), so not searched again: "
-                     + ", ".join(f"{fam} for {name}" for name, fam in self._ruled_out))
+                     f"{RULED_OUT_MISFIT:g} tolerances, or a noise-free one by more than one in two searches "
+                     "in a row), so not searched again: " + ", ".join(f"{fam} for {name}" for name, fam in ruled))
         if drift:
             note += (f"; refitted on every measurement, the form that predicted the last ones moved a constant "
                      f"by {drift:.3g} relative tolerances, the second time it moved (a true law refitted on more "

@@ -144,12 +144,22 @@ def _composed(found: Found) -> list[Law]:
 #: only make a family's best in-sample fit worse, never within tolerance.
 RULED_OUT_MISFIT = 3.0
 
+#: Marks a costly family whose best law missed a noise-free reading by more
+#: than the tolerance (but not RULED_OUT_MISFIT) in the last search: missing
+#: again in the next one rules it out (two strikes, as refit drift in player.py).
+STRUCK = "?"
+
 
 def ruled_out(found: Found) -> frozenset[str]:
     """The costly families this search tried whose every law misses some
     reading by more than RULED_OUT_MISFIT tolerances (or that had no law),
     with those ruled out before: an Adaptive episode's later searches, on
     these readings and more, skip them (the evidence already decides).
+    On noise-free readings a family whose best law misses one by more than
+    the tolerance in two searches in a row is ruled out as well: a law of
+    the family that held the true one fits every noise-free reading, and
+    the first miss may be its fit's, the second is the family's. (Noisy
+    readings let a true law miss one by more than a tolerance.)
     None of the costly families is ruled out now while a relaxed law comes
     within the bound: their laws are also the structures relax.py builds
     on. Powers of sums (powers.py) are, whatever relax found: their
@@ -159,7 +169,12 @@ def ruled_out(found: Found) -> frozenset[str]:
     gates = (_inexact, _composable) if best("relaxed") <= RULED_OUT_MISFIT else (_costly, _inexact, _composable)
     tried = {fam.name for fam in FAMILIES if fam.tried in gates and fam.name in found.by_family}
     failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
-    return found.ruled_out | failed
+    struck: set[str] = set()
+    if not found.data.output.noisy:
+        missed = {name for name in tried if best(name) > 1.0} - failed
+        failed |= {name for name in missed if name + STRUCK in found.ruled_out}
+        struck = {name + STRUCK for name in missed - failed}
+    return frozenset(name for name in found.ruled_out if not name.endswith(STRUCK)) | failed | struck
 
 
 #: The families in the order they run; each sees the laws of those before it.
