@@ -684,3 +684,31 @@ def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants
     assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
     assert "the second time it moved" in last.notes and "best weak fit" in last.submission.explanation
     assert not ep.outcome.protocol_ok and not ep.outcome.strict_success
+
+
+@pytest.mark.slow
+def test_adaptive_gives_up_when_two_searches_in_a_row_fit_nothing(tmp_path):
+    """The distillation law (a teacher's law inside a student's) is outside
+    the search: once two searches in a row over every noise-free reading
+    fit no law within the tolerance, the baseline submits its best weak fit
+    below the threshold and says why, rather than measuring on (issue 29,
+    honest failure). Its submitted law misses a reading, computed here
+    with the predictor evaluator and the card's tolerance."""
+    from scigame.players.baseline.player import UNFIT_SEARCHES
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = scigame.load_card(CARDS.parent / "temporal" / "distill_student.sci", cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="original",
+                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
+    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    last = ep.turns[-1].action
+    assert f"{UNFIT_SEARCHES} searches in a row" in last.notes
+    assert not ep.outcome.protocol_ok and ep.outcome.steps < 20
+    sub = last.submission
+    assert last.hypotheses[sub.selected].confidence <= 0.5
+    obs = [t.response.observation for t in ep.turns if t.response is not None and t.response.observation]
+    grid = {k: np.array([o.inputs[k] for o in obs]) for k in obs[0].inputs}
+    y = np.array([o.outputs["Ls"] for o in obs])
+    pred = evaluate_predictor(sub.predictor, grid)["Ls"]
+    assert np.max(np.abs(pred - y) / (0.001 + 0.01 * np.abs(y))) > 1.0

@@ -28,23 +28,26 @@ def context_text(task: dict) -> str:
 
 def output_groups(inputs: list[Input], o: Output, X: dict, y: np.ndarray, check_X: dict,
                   context: str, constrained: bool = False, quick: bool = False,
-                  skip: frozenset[str] = frozenset()) -> tuple[list[Group], frozenset[str]]:
-    """The output's ranked groups of laws, and the costly families the
-    evidence rules out (search.ruled_out; `skip`: those ruled out before)."""
+                  skip: frozenset[str] = frozenset()) -> tuple[list[Group], frozenset[str], float]:
+    """The output's ranked groups of laws, the costly families the evidence
+    rules out (search.ruled_out; `skip`: those ruled out before), and the
+    in-sample misfit of the law that fits the readings best (tolerances;
+    infinite when the search found none)."""
     ok = np.isfinite(y)
     Xo, yo = {k: v[ok] for k, v in X.items()}, y[ok]
     laws: list[Law] = []
-    excluded = skip
+    excluded, best = skip, math.inf
     if len(yo):
         try:
             found = search_found(OutputData(inputs, o, Xo, yo, analyse(inputs, o)), quick, skip=skip)
             excluded = ruled_out(found)
+            best = min((law.fit_max for law in found.laws), default=math.inf)
             laws = rank(found.laws, Xo, yo, o, check_X, constrained)
         except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
             laws = []
     if not laws:
         laws = rank(prior_laws(inputs, o, context), {k: v[:0] for k, v in Xo.items()}, yo[:0], o, check_X)
-    return group(laws, o), excluded
+    return group(laws, o), excluded, best
 
 
 def discover(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y: dict,
@@ -55,16 +58,20 @@ def discover(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y:
 
 def discover_ruling(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y: dict,
                     check_X: dict, n_obs: int, quick: bool = False,
-                    skip: tuple[tuple[str, str], ...] = ()) -> tuple[list[Hyp], float, tuple[tuple[str, str], ...]]:
+                    skip: tuple[tuple[str, str], ...] = ()
+                    ) -> tuple[list[Hyp], float, tuple[tuple[str, str], ...], float]:
     """discover(), skipping the (output, family) pairs in `skip` that an
     earlier search of the same episode on fewer readings ruled out, and
-    returning the pairs ruled out now (sorted, for the memo's key)."""
+    returning the pairs ruled out now (sorted, for the memo's key) and the
+    in-sample misfit of the best fitting law of the output fitted worst
+    (output_groups)."""
     context = context_text(task)
     constrained = bool(task.get("constraints"))
     searched = [output_groups(inputs, o, X, Y[o.name], check_X, context, constrained, quick,
                               frozenset(fam for name, fam in skip if name == o.name)) for o in outputs]
-    per_output = [groups for groups, _ in searched]
-    excluded = tuple(sorted((o.name, fam) for o, (_, fams) in zip(outputs, searched) for fam in fams))
+    per_output = [groups for groups, _, _ in searched]
+    excluded = tuple(sorted((o.name, fam) for o, (_, fams, _) in zip(outputs, searched) for fam in fams))
+    fitted = max((best for _, _, best in searched), default=0.0)
     width = 3 if len(outputs) <= 3 else 2
     lists = [g[:width] for g in per_output]
     if len(outputs) <= 4:
@@ -81,4 +88,4 @@ def discover_ruling(task: dict, inputs: list[Input], outputs: list[Output], X: d
         hyps.append(Hyp("; ".join(f"{f.text} ({f.kind})" for f in laws), w / total,
                         {o.name: f.tree for o, f in zip(outputs, laws)}, {"laws": laws, "n": n_obs}))
     misfit = max((float(np.max(g[0].lead.loo)) for g in per_output if g and len(g[0].lead.loo)), default=0.0)
-    return hyps, misfit, excluded
+    return hyps, misfit, excluded, fitted

@@ -15,6 +15,7 @@ from .discover import discover_ruling
 from .explain import texts
 from .identify import Hyp, identify
 from .memo import Memo
+from .relax import PASS_READINGS
 from .search import RULED_OUT_MISFIT, STRUCK
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num
@@ -49,6 +50,15 @@ REFIT_DRIFT = 2.0
 #: tolerances is the same law with its constants traded against each other
 #: (exp(-0.556·t)^0.9 and exp(-0.455·t)^1.1), not a move.
 REFIT_UNSEEN = 0.01
+
+#: An Adaptive episode gives up (the best weak fit, submitted below τ) when
+#: this many of its searches in a row, each over every noise-free reading
+#: (at least relax.PASS_READINGS of them, so every family had its chance),
+#: found no law that fits them all within the tolerance: a form's best fit
+#: only gets worse as readings are added, so more readings of the same
+#: search cannot bring a law within it (issue 29, honest failure). One
+#: search alone is not enough: a fit may stop short of a law that fits.
+UNFIT_SEARCHES = 2
 
 
 #: With noisy outputs, each controlled experiment is measured this many
@@ -264,6 +274,9 @@ class BaselinePlayer(Player):
     #: its constants (REFIT_DRIFT), and that form: it is tested again on
     #: readings after them.
     _retest: Optional[tuple[int, Any]] = None
+    #: The searches in a row over every noise-free reading that found no law
+    #: fitting them all (UNFIT_SEARCHES).
+    _unfit_searches: int = 0
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
@@ -309,7 +322,7 @@ class BaselinePlayer(Player):
         # the last ones, and that form still misses a reading, or its refit
         # moves: more readings of this design only repeat the verdict (issue
         # 29, honest failure)
-        unfit = not submit and (unfitted or moved) and same
+        unfit = not submit and ((unfitted or moved) and same or self._unfit_searches >= UNFIT_SEARCHES)
         gave_up = not submit and (unfit or prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP)
         point = why = None
         if not (submit or gave_up):
@@ -387,6 +400,10 @@ class BaselinePlayer(Player):
                      "noise-free readings keeps its constants): an approximation, not the law, so the best "
                      "weak fit" + (", submitted below the threshold (a protocol break)" if gave_up else
                                    ", submitted at low confidence"))
+        elif gave_up and unfit and self._unfit_searches >= UNFIT_SEARCHES:
+            note += (f"; {self._unfit_searches} searches in a row, each over every measurement, found no law "
+                     "that fits them all within the tolerance (more readings only make a law's fit worse): "
+                     "this is the best weak fit, submitted below the threshold (a protocol break)")
         elif gave_up and unfit:
             note += ("; the search over every measurement returns the form that predicted the last ones, "
                      "and it still misses a measurement by more than the tolerance: nothing searched "
@@ -426,10 +443,12 @@ class BaselinePlayer(Player):
         # an Adaptive episode's later searches skip the costly families an
         # earlier one, on fewer of the same readings, ruled out (search.ruled_out)
         later = state.protocol == "adaptive" and not planning
-        hyps, misfit, excluded = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning,
-                                          skip=getattr(self, "_ruled_out", ()) if later else ())
+        hyps, misfit, excluded, fitted = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning,
+                                                  skip=getattr(self, "_ruled_out", ()) if later else ())
         if later:
             self._ruled_out = excluded
+            if n >= PASS_READINGS and not any(o.noisy for o in outputs):
+                self._unfit_searches = self._unfit_searches + 1 if fitted > 1.0 else 0
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
 
