@@ -96,3 +96,28 @@ def test_errors_beyond_thirty_tolerances_count_as_thirty():
     out = ev.update([Y_OUT], {"x": np.array([1.0])}, {"y": np.array([1.0])})
     # errors 25 and 40 tolerances; 40 counts as 30: log ratio -½(25²) + ½(30²) = 137.5
     assert math.log(out[1].confidence / out[2].confidence) == pytest.approx(137.5, rel=1e-9)
+
+
+def _law(scale, rate, shift):
+    """scale·I0·e^(−rate·x) + shift·I0, with `scale` None for no factor written."""
+    head = [{"var": "I0"}, {"op": "exp", "args": [{"op": "mul", "args": [rate, {"var": "x"}]}]}]
+    return {"I": {"op": "add", "args": [{"op": "mul", "args": ([] if scale is None else [scale]) + head},
+                                        {"op": "mul", "args": [shift, {"var": "I0"}]}]}}
+
+
+def test_a_unit_factor_left_written_is_the_same_form():
+    """A fit that leaves 1.0·I0·e^(−0.8·x) written is the form of I0·e^(−0.8·x): the search before
+    a submission returning it must not read as a new, untested form; a real factor is another form."""
+    from scigame.players.baseline.player import _shape
+    assert _shape(_law(1.0, -0.8, 0.28)) == _shape(_law(None, -0.79, 0.3))
+    assert _shape(_law(2.0, -0.8, 0.28)) != _shape(_law(None, -0.8, 0.28))
+
+
+def test_refit_drift_pairs_the_constants_of_a_form_written_with_a_unit_factor():
+    """The constants are paired after folding: −0.8 with −0.8 and 0.28 with 0.28 (no drift), not the
+    written 1.0 with −0.8; a moved rate is measured against its own old value: 0.02/0.82 over 1%."""
+    from scigame.players.baseline.player import refit_drift
+    out = Output("I", "W", tol_abs=0.0, tol_rel=0.01)
+    X = {"I0": np.linspace(1.0, 2.0, 9), "x": np.linspace(0.0, 3.0, 9)}
+    assert refit_drift(_law(None, -0.8, 0.28), _law(1.0, -0.8, 0.28), [out], X) == 0.0
+    assert refit_drift(_law(None, -0.8, 0.28), _law(1.0, -0.82, 0.28), [out], X) == pytest.approx(0.02 / 0.82 / 0.01)

@@ -18,7 +18,7 @@ from .memo import Memo
 from .relax import PASS_READINGS
 from .search import RULED_OUT_MISFIT, STRUCK
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
-from .trees import evaluate, is_num
+from .trees import evaluate, is_num, refold
 
 #: The searches and fits of this process, by their arguments: the episodes
 #: of one card that hold the same observations share one (memo.py).
@@ -147,7 +147,9 @@ def refit_drift(before: dict, after: dict, outputs: list[Output], check_X: dict)
     for o in outputs:
         if o.noisy or o.tol_rel <= 0:
             return 0.0
-        for a, b in zip(_constants(before.get(o.name)), _constants(after.get(o.name))):
+        # folded as _shape folds them, so that the constants pair up (a unit factor left written aside)
+        pairs = zip(*(_constants(refold(t) if t is not None else None) for t in (before.get(o.name), after.get(o.name))))
+        for a, b in pairs:
             if a != 0 and b != 0 and math.isfinite(a) and math.isfinite(b):
                 worst = max(worst, abs(a - b) / max(abs(a), abs(b)) / o.tol_rel)
         p, q = evaluate(before.get(o.name), check_X), evaluate(after.get(o.name), check_X)
@@ -179,12 +181,21 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
-def _shape(tree):
-    """A predictor with its numbers blanked: the law's form, refits aside."""
+def _shape(predictor: dict) -> dict:
+    """A predictor with its numbers blanked: the law's form, refits aside.
+    Each output's tree is folded first (trees.refold), so a unit factor a
+    fit left written (1.0·I0·e^(−0.8·x)) is the same form as I0·e^(−0.8·x):
+    else the search before a submission, returning the very law that had
+    predicted the last readings, would read as a new form whose predictions
+    are still to be tested (three more readings and a search each time)."""
+    return {name: _blanked(refold(tree)) for name, tree in predictor.items()}
+
+
+def _blanked(tree):
     if isinstance(tree, dict):
-        return {k: _shape(v) for k, v in tree.items()}
+        return {k: _blanked(v) for k, v in tree.items()}
     if isinstance(tree, list):
-        return [_shape(v) for v in tree]
+        return [_blanked(v) for v in tree]
     return 0.0 if is_num(tree) else tree
 
 
