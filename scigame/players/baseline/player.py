@@ -181,6 +181,23 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
+def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> bool:
+    """Whether `predictor` predicts every finite reading of every output
+    within its tolerance (the error scale Output.scale)."""
+    if not predictor:
+        return False
+    for o in outputs:
+        y = Y[o.name]
+        p = evaluate(predictor.get(o.name), X)
+        if p is None:
+            return False
+        p, ok = np.broadcast_to(p, y.shape), np.isfinite(y)
+        e = np.abs(p[ok] - y[ok]) / o.scale(y[ok])
+        if not np.all(np.isfinite(e)) or np.any(e > 1.0):
+            return False
+    return True
+
+
 def _shape(predictor: dict) -> dict:
     """A predictor with its numbers blanked: the law's form, refits aside.
     Each output's tree is folded first (trees.refold), so a unit factor a
@@ -288,6 +305,10 @@ class BaselinePlayer(Player):
     #: The searches in a row over every noise-free reading that found no law
     #: fitting them all (UNFIT_SEARCHES).
     _unfit_searches: int = 0
+    #: While an answer is worked out again: the hypotheses it was going to be
+    #: given from (the searched ones updated by the readings since), and their
+    #: held-out misfit; kept when the new search fits the readings worse.
+    _held: Optional[tuple[list[Hyp], float]] = None
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
@@ -347,10 +368,12 @@ class BaselinePlayer(Player):
             # before answering, the constants (and the law, if it changes)
             # from every observation, not from the search of memo.n of them
             self._memo, self._confirming = None, lead
+            self._held = ([Hyp(h.statement, h.confidence, h.predictor, h.detail) for h in hyps],
+                          memo.held_out_misfit())
             try:
                 return self._decide(state)
             finally:
-                self._confirming = None
+                self._confirming = self._held = None
         if submit or gave_up:
             return self._submission(state, hyps, top, inputs, outputs, (X, Y, check_X), point, gave_up, unfit,
                                     drift if moved else 0.0)
@@ -400,6 +423,9 @@ class BaselinePlayer(Player):
         if point is not None and not state.must_submit:
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
                      "rivals by a tolerance, so they predict alike wherever it can be tested")
+        if self._held is not None and self._held[1] < 0:
+            note += ("; the search over every measurement led with a law that misses one held out, while this "
+                     "one predicted the last ones before they were made and fits them all: kept")
         ruled = [(name, fam) for name, fam in getattr(self, "_ruled_out", ()) if not fam.endswith(STRUCK)]
         if ruled:
             note += ("; ruled out by the evidence (a best law missing a reading by more than "
@@ -460,6 +486,13 @@ class BaselinePlayer(Player):
             self._ruled_out = excluded
             if n >= PASS_READINGS and not any(o.noisy for o in outputs):
                 self._unfit_searches = self._unfit_searches + 1 if fitted > 1.0 else 0
+            if self._held is not None and misfit > 1.0 >= self._held[1] \
+                    and fits_every(self._confirming, outputs, X, Y):
+                # the search over every reading leads with a law that misses
+                # one, held out, yet the law in hand predicted the new ones and
+                # fits them all: the search lost it, the readings did not
+                hyps, misfit = self._held
+                self._unfit_searches, self._held = 0, (hyps, -1.0)  # -1: kept (a note says so)
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
 
