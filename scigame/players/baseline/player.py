@@ -148,8 +148,8 @@ def refit_drift(before: dict, after: dict, outputs: list[Output], check_X: dict)
         if o.noisy or o.tol_rel <= 0:
             return 0.0
         # folded as _shape folds them, so that the constants pair up (a unit factor left written aside)
-        pairs = zip(*(_constants(refold(t) if t is not None else None) for t in (before.get(o.name), after.get(o.name))))
-        for a, b in pairs:
+        folded = [refold(t) if t is not None else None for t in (before.get(o.name), after.get(o.name))]
+        for a, b in zip(*map(_constants, folded)):
             if a != 0 and b != 0 and math.isfinite(a) and math.isfinite(b):
                 worst = max(worst, abs(a - b) / max(abs(a), abs(b)) / o.tol_rel)
         p, q = evaluate(before.get(o.name), check_X), evaluate(after.get(o.name), check_X)
