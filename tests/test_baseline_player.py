@@ -111,6 +111,7 @@ def test_a_unit_factor_left_written_is_the_same_form():
     from scigame.players.baseline.player import _shape
     assert _shape(_law(1.0, -0.8, 0.28)) == _shape(_law(None, -0.79, 0.3))
     assert _shape(_law(2.0, -0.8, 0.28)) != _shape(_law(None, -0.8, 0.28))
+    assert _shape(None) is None  # a hypothesis sent without a predictor (the LLM action format) has no form
 
 
 def test_refit_drift_pairs_the_constants_of_a_form_written_with_a_unit_factor():

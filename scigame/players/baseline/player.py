@@ -198,13 +198,17 @@ def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dic
     return True
 
 
-def _shape(predictor: dict) -> dict:
-    """A predictor with its numbers blanked: the law's form, refits aside.
-    Each output's tree is folded first (trees.refold), so a unit factor a
-    fit left written (1.0·I0·e^(−0.8·x)) is the same form as I0·e^(−0.8·x):
-    else the search before a submission, returning the very law that had
-    predicted the last readings, would read as a new form whose predictions
-    are still to be tested (three more readings and a search each time)."""
+def _shape(predictor: Optional[dict]) -> Optional[dict]:
+    """A predictor with its numbers blanked: the law's form, refits aside
+    (None for a hypothesis without one: an LLM action's, replayed through
+    the fake server's scientist, carries none). Each output's tree is folded
+    first (trees.refold), so a unit factor a fit left written
+    (1.0·I0·e^(−0.8·x)) is the same form as I0·e^(−0.8·x): else the search
+    before a submission, returning the very law that had predicted the last
+    readings, would read as a new form whose predictions are still to be
+    tested (three more readings and a search each time)."""
+    if not isinstance(predictor, dict):
+        return None
     return {name: _blanked(refold(tree)) for name, tree in predictor.items()}
 
 
