@@ -13,6 +13,7 @@ from . import design
 from .canonical import canonical_hyp
 from .discover import discover_ruling
 from .explain import texts
+from .fitting import scaled_errors
 from .identify import Hyp, identify
 from .memo import Memo
 from .relax import PASS_READINGS
@@ -187,13 +188,9 @@ def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dic
     if not predictor:
         return False
     for o in outputs:
-        y = Y[o.name]
-        p = evaluate(predictor.get(o.name), X)
-        if p is None:
-            return False
-        p, ok = np.broadcast_to(p, y.shape), np.isfinite(y)
-        e = np.abs(p[ok] - y[ok]) / o.scale(y[ok])
-        if not np.all(np.isfinite(e)) or np.any(e > 1.0):
+        ok = np.isfinite(Y[o.name])
+        y, p = Y[o.name][ok], evaluate(predictor.get(o.name), X)
+        if p is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, o.scale(y)) > 1.0):
             return False
     return True
 
