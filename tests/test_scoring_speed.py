@@ -97,6 +97,31 @@ def test_refit_tells_a_parameter_error_from_a_wrong_relation(ohm):
     assert refit_errors(ohm, "original", {"I": infix_tree("V/R"), "P": infix_tree("V^2/R")}) is None  # no slots
 
 
+def test_the_weak_refit_stops_at_the_first_values_that_pass(ohm, monkeypatch):
+    """refits_to_weak asks whether any constants make the predictor pass weak: it stops at the
+    first values tried that do (the full fit goes on to its evaluation limit), and where none do
+    it is the full fit, every bit."""
+    import scigame.scoring as scoring
+
+    calls = []
+
+    def counted(*a, **kw):
+        calls.append(1)
+        return scaled_errors(*a, **kw)
+
+    monkeypatch.setattr(scoring, "scaled_errors", counted)
+    off = {"I": infix_tree("1.3*1000*V/R"), "P": infix_tree("0.9*1000*V^2/R")}
+    full = refit_errors(ohm, "original", off)
+    full_calls = len(calls)
+    calls.clear()
+    early = refit_errors(ohm, "original", off, stop_when_weak=True)
+    assert np.max(full) <= 1.0 and np.max(early) <= 1.0
+    assert 0 < len(calls) < full_calls
+    wrong = {"I": infix_tree("1.3*V^0.5"), "P": infix_tree("0.9*V")}
+    np.testing.assert_array_equal(refit_errors(ohm, "original", wrong, stop_when_weak=True),
+                                  rebuilt_refit(ohm, "original", wrong))
+
+
 def plain_credit(candidate, reference, variables):
     """form_credit with the library called on the plain label and children functions."""
     symbols = symbols_for(variables)
