@@ -122,3 +122,58 @@ def test_a_rate_between_grid_values_is_screened_at_its_own_value():
     best, err = _best(kinetics(data), data, law)
     assert best.fit_max < 1e-6 and err < 1e-8, best.text
     assert "exp(-0.8·t)" in best.text and "0.28·y0" in best.text
+
+
+def _screen_one_subset_at_a_time(z, wz, B, q, grid, keep=2):
+    """The screen as first written: every subset's columns built from scratch at
+    every value of a (the grid's and the FINE values after its best)."""
+    import math
+
+    from scigame.players.baseline.kinetics import FINE
+
+    sw = np.sqrt(wz)
+    zw = z * sw
+
+    def residuals(a_values, s):
+        E = np.exp(np.outer(a_values, q))
+        full = np.concatenate([E[:, :, None] * B[None], np.broadcast_to(B, (len(a_values),) + B.shape)], axis=2)
+        A = full[:, :, list(s)] * sw[None, :, None]
+        AtA = np.einsum("gni,gnj->gij", A, A) + 1e-12 * np.eye(len(s))
+        Atz = np.einsum("gni,n->gi", A, zw)
+        c = np.linalg.solve(AtA, Atz[..., None])[..., 0]
+        r = np.sum((np.einsum("gni,gi->gn", A, c) - zw) ** 2, axis=1)
+        return np.where(np.isfinite(r), r, math.inf)
+
+    found = []
+    for s in _subsets(B.shape[1]):
+        try:
+            with np.errstate(all="ignore"):
+                r = residuals(grid, s)
+                g = int(np.argmin(r))
+                if not math.isfinite(r[g]):
+                    continue
+                fine = np.linspace(grid[max(g - 1, 0)], grid[min(g + 1, len(grid) - 1)], FINE)
+                rf = residuals(fine, s)
+        except np.linalg.LinAlgError:
+            continue
+        f = int(np.argmin(rf))
+        found.append((float(rf[f]), s, float(fine[f])) if rf[f] < r[g] else (float(r[g]), s, float(grid[g])))
+    return sorted(found, key=lambda f: f[0])[:keep]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), m=st.integers(1, 4), duplicate=st.booleans())
+def test_screen_shares_columns_and_gives_every_bit_of_the_plain_screen(seed, m, duplicate):
+    """_screen builds the grid's columns once and the FINE values' once per best
+    grid value; its answers are those of building them per subset, to the bit
+    (a duplicated base makes some subsets singular: skipped alike)."""
+    rng = np.random.default_rng(seed)
+    n = 10
+    q = rng.uniform(0.1, 5.0, n)
+    B = np.column_stack([np.ones(n)] + [rng.uniform(1.0, 3.0, n) for _ in range(m - 1)])
+    if duplicate and m > 1:
+        B[:, -1] = B[:, 0]
+    z = 2.0 - 1.3 * np.exp(-0.7 * q) + 0.01 * rng.standard_normal(n)
+    wz = rng.uniform(0.5, 2.0, n)
+    grid = np.concatenate([-np.geomspace(0.01, 10, 20), np.geomspace(0.01, 10, 20)])
+    assert _screen(z, wz, B, q, grid, keep=50) == _screen_one_subset_at_a_time(z, wz, B, q, grid, keep=50)

@@ -77,27 +77,37 @@ def _screen(z: np.ndarray, wz: np.ndarray, B: np.ndarray, q: np.ndarray, grid: n
     true one, and a coarse grid would let a wrong argument's subset win)."""
     sw = np.sqrt(wz)
     zw = z * sw
+    ridge = {k: 1e-12 * np.eye(k) for k in (2, 3)}
 
-    def residuals(a_values: np.ndarray, s: tuple) -> np.ndarray:
+    def columns(a_values: np.ndarray) -> np.ndarray:
+        """Every column E·B and B at each value of a: (G, n, 2m)."""
         E = np.exp(np.outer(a_values, q))  # (G, n)
-        full = np.concatenate([E[:, :, None] * B[None], np.broadcast_to(B, (len(a_values),) + B.shape)], axis=2)
+        return np.concatenate([E[:, :, None] * B[None], np.broadcast_to(B, (len(a_values),) + B.shape)], axis=2)
+
+    def residuals(full: np.ndarray, s: tuple) -> np.ndarray:
         A = full[:, :, list(s)] * sw[None, :, None]
-        AtA = np.einsum("gni,gnj->gij", A, A) + 1e-12 * np.eye(len(s))
+        AtA = np.einsum("gni,gnj->gij", A, A) + ridge[len(s)]
         Atz = np.einsum("gni,n->gi", A, zw)
         c = np.linalg.solve(AtA, Atz[..., None])[..., 0]
         r = np.sum((np.einsum("gni,gi->gn", A, c) - zw) ** 2, axis=1)
         return np.where(np.isfinite(r), r, math.inf)
 
     found = []
+    with np.errstate(all="ignore"):
+        on_grid = columns(grid)  # the same for every subset: built once
+    between: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # a's FINE values after grid value g, their columns
     for s in _subsets(B.shape[1]):
         try:
             with np.errstate(all="ignore"):
-                r = residuals(grid, s)
+                r = residuals(on_grid, s)
                 g = int(np.argmin(r))
                 if not math.isfinite(r[g]):
                     continue
-                fine = np.linspace(grid[max(g - 1, 0)], grid[min(g + 1, len(grid) - 1)], FINE)
-                rf = residuals(fine, s)
+                if g not in between:  # subsets often share their best grid value
+                    fine = np.linspace(grid[max(g - 1, 0)], grid[min(g + 1, len(grid) - 1)], FINE)
+                    between[g] = fine, columns(fine)
+                fine, on_fine = between[g]
+                rf = residuals(on_fine, s)
         except np.linalg.LinAlgError:
             continue
         f = int(np.argmin(rf))
