@@ -301,3 +301,20 @@ def test_work_the_count_cannot_see_is_stopped_by_cpu_time_not_the_clock(tmp_path
     assert score.weak and score.strict is None
     assert "used its 5 s of CPU time" in score.strict_reason
     assert time.process_time() - started < 2.0  # the parent only waited
+
+
+def test_the_child_does_not_pay_for_simplifys_first_imports():
+    # sympy's simplify imports units, tensors and permutation groups the first time
+    # it runs: about 9,000 calls of the count and half a second in every forked
+    # child, unless the parent has them; strict_match imports them before it forks
+    import subprocess
+    import sys
+
+    code = ("import sys; from scigame.symbolic import Variable, strict_match, _LAZY_IMPORTS; "
+            "law = {'op': 'mul', 'args': [2, {'op': 'sin', 'args': [{'var': 'x'}]}]}; "
+            "cand = {'op': 'mul', 'args': [2.0, {'op': 'sin', 'args': [{'var': 'x'}]}]}; "
+            "assert not any(m in sys.modules for m in _LAZY_IMPORTS); "
+            "v = strict_match(cand, law, [Variable('x', 0.1, 1.0)], 0.01); "
+            "print(v.strict, all(m in sys.modules for m in _LAZY_IMPORTS))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["True", "True"], out.stderr
