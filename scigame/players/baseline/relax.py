@@ -331,25 +331,27 @@ def bare(tree: Any) -> Any:
 def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callable[[np.ndarray, dict], np.ndarray]:
     """tree as a function of (theta, X), theta the numbers at paths (and the
     last of them also at the `tied` paths: one exponent shared by several
-    places): compiled once into numpy closures (the op table's meanings), as
-    refits call it often."""
+    places): compiled once into one Python expression of the op table's numpy
+    meanings (the calls a walk of the tree would make, in its order, without a
+    closure and a list per node per call), as refits call it often."""
     index = {tuple(p): i for i, p in enumerate(paths)}
     index.update({tuple(p): len(paths) - 1 for p in tied})
+    names: dict = {}
 
-    def build(node, path):
+    def name(value) -> str:
+        names[f"k{len(names)}"] = value
+        return f"k{len(names) - 1}"
+
+    def emit(node, path) -> str:
         if path in index:
-            i = index[path]
-            return lambda th, X: th[i]
+            return f"th[{index[path]}]"
         if is_num(node):
-            v = float(node)
-            return lambda th, X: v
+            return name(float(node))
         if "var" in node:
-            name = node["var"]
-            return lambda th, X: X[name]
-        fn = OP_TABLE[node["op"]].numpy
-        kids = [build(a, path + (j,)) for j, a in enumerate(node.get("args", []))]
-        return lambda th, X: fn(*[k(th, X) for k in kids])
-    body = build(tree, ())
+            return f"X[{name(node['var'])}]"
+        return f"{name(OP_TABLE[node['op']].numpy)}(" + ", ".join(
+            emit(a, path + (j,)) for j, a in enumerate(node.get("args", []))) + ")"
+    body = eval(f"lambda th, X: {emit(tree, ())}", dict(names))
 
     def model(theta, X):
         with np.errstate(all="ignore"):
