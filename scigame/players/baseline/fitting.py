@@ -123,7 +123,8 @@ def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, 
 
     def resid(t):
         r = (model(t, X) - y) / sw
-        return np.where(np.isfinite(r), np.clip(r, -1e8, 1e8), 1e8)
+        # np.clip(r, -1e8, 1e8) where r is finite (the only values kept), without np.clip's wrappers
+        return np.where(np.isfinite(r), np.minimum(np.maximum(r, -1e8), 1e8), 1e8)
     method = "lm" if len(y) > len(theta0) else "trf"
     try:
         # one errstate around the whole fit, not one per residual (hundreds per fit, and
