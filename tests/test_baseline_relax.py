@@ -279,7 +279,8 @@ def test_model_gives_the_bits_of_the_predictor_evaluator():
     game's own unchecked evaluator (predictor.evaluate_unchecked, a fold of
     the op table) on the tree with theta written into it: the same float64
     bits, NaN and ±inf included, on random trees with a tied number, at the
-    readings and at a subset of them."""
+    readings and at a subset of them; and so is its `at(X)`, which works out
+    the subtrees without a fitted number once for a fit's many calls."""
     from scigame.players.baseline.relax import _model, _set
     from scigame.predictor import evaluate_unchecked
     rng = np.random.default_rng(31)
@@ -304,5 +305,12 @@ def test_model_gives_the_bits_of_the_predictor_evaluator():
             got = model(theta, at)
             assert got.dtype == want.dtype and got.shape == want.shape
             assert got.tobytes() == want.tobytes(), (tree, paths, tied, theta)
+            with np.errstate(all="ignore"):  # as refine calls it
+                fit = model.at(at)
+                for t in (theta, theta + 0.5):
+                    w = tree
+                    for p, v in list(zip(paths, t)) + [(p, t[-1]) for p in tied]:
+                        w = _set(w, p, float(v))
+                    assert fit(t).tobytes() == np.asarray(evaluate_unchecked(w, at), float).tobytes()
             checked += 1
     assert checked > 300
