@@ -127,3 +127,28 @@ def test_wls_of_a_non_finite_design_is_no_fit_and_prints_nothing():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+def test_refine_matches_least_squares_on_the_clipped_residuals():
+    """fitting.refine clips the scaled errors to ±1e8 and puts 1e8 where they are
+    not finite (with np.minimum/np.maximum instead of np.clip): the same x, bit
+    for bit, as scipy's least_squares on the residuals written with np.clip, on
+    a model that overflows at some readings."""
+    from scipy.optimize import least_squares
+
+    from scigame.players.baseline.fitting import refine
+    x = np.linspace(0.5, 30.0, 15)
+    X, y, sw = {"x": x}, 3.0 * np.exp(0.4 * x) + 1e7 * (x > 25), np.full(15, 0.5)
+
+    def model(t, X):
+        with np.errstate(all="ignore"):
+            return t[0] * np.exp(t[1] * X["x"] ** 3)
+
+    def resid(t):
+        with np.errstate(all="ignore"):
+            r = (model(t, X) - y) / sw
+            return np.where(np.isfinite(r), np.clip(r, -1e8, 1e8), 1e8)
+    for t0 in ([3.0, 0.01], [1.0, 0.02], [2.0, -0.001]):
+        want = least_squares(resid, np.array(t0), method="lm", x_scale="jac", max_nfev=25).x
+        got = refine(model, np.array(t0), X, y, sw)
+        assert got is not None and got.tobytes() == want.tobytes()

@@ -251,3 +251,66 @@ def test_a_shifted_input_under_a_power_is_recovered():
     best = rank(search(data), X, law(X), out, grid)[0]
     assert "(m + 0.12)^-0.7" in best.text and "shift and power" in best.kind
     assert evaluate(best.tree, grid) == pytest.approx(law(grid), rel=1e-9)
+
+
+_UNARY = ("neg", "abs", "sqrt", "cbrt", "exp", "log", "sin", "cos", "tanh", "atan", "step", "sign")
+_BINARY = ("add", "mul", "sub", "div", "pow", "min", "max", "atan2")
+
+
+def _random_tree(rng, depth):
+    """A tree of the op table's ops over T, p and numbers (some of which leave their domain)."""
+    if depth == 0 or rng.random() < 0.25:
+        return var(str(rng.choice(["T", "p"]))) if rng.random() < 0.6 else float(np.round(rng.normal(0, 2), 3))
+    if rng.random() < 0.35:
+        return op(str(rng.choice(_UNARY)), _random_tree(rng, depth - 1))
+    name = str(rng.choice(_BINARY))
+    arity = int(rng.integers(2, 4)) if name in ("add", "mul", "min", "max") else 2
+    return op(name, *[_random_tree(rng, depth - 1) for _ in range(arity)])
+
+
+def _number_paths(tree, path=()):
+    if isinstance(tree, float):
+        return [path]
+    return [p for j, a in enumerate(tree.get("args", [])) for p in _number_paths(a, path + (j,))]
+
+
+def test_model_gives_the_bits_of_the_predictor_evaluator():
+    """relax._model (compiled once for the refits' many calls) against the
+    game's own unchecked evaluator (predictor.evaluate_unchecked, a fold of
+    the op table) on the tree with theta written into it: the same float64
+    bits, NaN and ±inf included, on random trees with a tied number, at the
+    readings and at a subset of them; and so is its `at(X)`, which works out
+    the subtrees without a fitted number once for a fit's many calls."""
+    from scigame.players.baseline.relax import _model, _set
+    from scigame.predictor import evaluate_unchecked
+    rng = np.random.default_rng(31)
+    X = {"T": rng.uniform(-3, 5, 40), "p": rng.uniform(0.01, 3, 40)}
+    X["T"][:3] = (0.0, -0.0, 1.0)
+    checked = 0
+    for _ in range(400):
+        tree = _random_tree(rng, 4)
+        numbers = _number_paths(tree) if isinstance(tree, dict) else []
+        if len(numbers) < 2:
+            continue
+        order = rng.permutation(len(numbers))
+        paths = [numbers[i] for i in order[:max(1, len(numbers) - 1)]]
+        tied = (numbers[order[-1]],) if len(paths) < len(numbers) and rng.random() < 0.5 else ()
+        model = _model(tree, paths, tied)
+        for at in (X, {k: v[::3] for k, v in X.items()}):
+            theta = np.round(rng.normal(0, 2, len(paths)), 2)
+            written = tree
+            for p, v in list(zip(paths, theta)) + [(p, theta[-1]) for p in tied]:
+                written = _set(written, p, float(v))
+            want = np.asarray(evaluate_unchecked(written, at), dtype=float)
+            got = model(theta, at)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            assert got.tobytes() == want.tobytes(), (tree, paths, tied, theta)
+            with np.errstate(all="ignore"):  # as refine calls it
+                fit = model.at(at)
+                for t in (theta, theta + 0.5):
+                    w = tree
+                    for p, v in list(zip(paths, t)) + [(p, t[-1]) for p in tied]:
+                        w = _set(w, p, float(v))
+                    assert fit(t).tobytes() == np.asarray(evaluate_unchecked(w, at), float).tobytes()
+            checked += 1
+    assert checked > 300

@@ -492,7 +492,7 @@ def function_factors(data: OutputData) -> list[Factor]:
             signs = (1.0,) if u.positive else (1.0, -1.0)
             grid = tuple(float(s * g / med) for s in signs for g in ARGUMENT_GRID)
             out.append(Factor(f"{u.name}(a·{text})",
-                              lambda a, X, u=u, qfn=qfn: u.fn(a * qfn(X)),
+                              lambda a, X, u=u, qfn=qfn, q=q: u.fn(a * (q if X is data.X else qfn(X))),
                               lambda a, u=u, qtree=qtree: u.tree(op("mul", a, qtree)),
                               u.cost + qcost, grid, qcost == 0.0,
                               lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float)))))
@@ -519,10 +519,12 @@ def _log_mix(text: str, qtree: Any, qfn: Callable[[dict], np.ndarray], q: np.nda
 def law_from(data: OutputData, s: Screened) -> Optional[Law]:
     """Refine (C, a) of a screened candidate and wrap it as a Law."""
     tr, space, factor, p = s.transform, s.space, s.factor, s.p
+    mono = _monomial_values(data, space, p, data.X)  # the same at every refit step at the readings
 
     def model(theta, X):
         a = theta[1] if factor.grid else 0.0
-        return tr.inverse(theta[0] * _monomial_values(data, space, p, X) * factor.values(a, X))
+        m = mono if X is data.X else _monomial_values(data, space, p, X)
+        return tr.inverse(theta[0] * m * factor.values(a, X))
 
     theta0 = np.array([s.c, s.a] if factor.grid else [s.c])
     linear = not factor.grid and tr.name == "y"  # y = C·f(x): C in closed form
@@ -537,7 +539,7 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
 
     def refit(idx, theta=theta):
         if linear:
-            f = _monomial_values(data, space, p, data.X)[idx] * factor.values(0.0, {k: v[idx] for k, v in data.X.items()})
+            f = mono[idx] * factor.values(0.0, {k: v[idx] for k, v in data.X.items()})
             c = best_scale(f, data.y[idx], data.w[idx])
             t = None if c is None else np.array([c])
         else:

@@ -353,12 +353,16 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
     # Q in units of a power of ten near its median (v/1e8): b·Q^a = b'·(Q/q0)^a
     # with b' of order one, else b and a are one steep valley to the refit
     # (b = −1e−17 beside v^2); b' short is b short for a whole a
-    q0 = 10.0 ** round(math.log10(float(np.median(qfn(data.X))))) if shape.scale != "log" else 1.0
+    q = qfn(data.X)
+    q0 = 10.0 ** round(math.log10(float(np.median(q)))) if shape.scale != "log" else 1.0
+    with np.errstate(all="ignore"):
+        scaled = q / q0  # Q/q0 at the readings, as the model works it out, once for the refits' hundreds of calls
 
     def model(t, X):
         m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
         with np.errstate(all="ignore"):
-            return t[0] * m * shape.fn(t[1], (qfn(X) / q0) ** t[2]) ** (t[3] if outer else 1.0)
+            qs = scaled if X is data.X else qfn(X) / q0
+            return t[0] * m * shape.fn(t[1], qs ** t[2]) ** (t[3] if outer else 1.0)
     theta0 = shape.to_scaled(np.array([s.c, s.a, a0, p0] if outer else [s.c, s.a, a0]), q0)
 
     theta = _admissible(shape, refine(model if outer else (lambda t, X: model(np.append(t, 1.0), X)),

@@ -331,29 +331,56 @@ def bare(tree: Any) -> Any:
 def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callable[[np.ndarray, dict], np.ndarray]:
     """tree as a function of (theta, X), theta the numbers at paths (and the
     last of them also at the `tied` paths: one exponent shared by several
-    places): compiled once into numpy closures (the op table's meanings), as
-    refits call it often."""
+    places): compiled once into one Python expression of the op table's numpy
+    meanings (the calls a walk of the tree would make, in its order, without a
+    closure and a list per node per call), as refits call it often.
+
+    Its `at(X)` is the same function of theta alone at one X, with the
+    subtrees without a fitted number (T^2, t/R) worked out once when it is
+    made: for the hundreds of calls of one fit (fitting.refine), which holds
+    X fixed. Nothing is kept between calls of the model itself."""
     index = {tuple(p): i for i, p in enumerate(paths)}
     index.update({tuple(p): len(paths) - 1 for p in tied})
+    names: dict = {}
+    fixed: list[str] = []
 
-    def build(node, path):
+    def name(value) -> str:
+        names[f"k{len(names)}"] = value
+        return f"k{len(names) - 1}"
+
+    def emit(node, path, slots: bool, free: bool = True) -> str:
+        """node's expression; with `slots`, a subtree without a fitted number
+        (not the whole tree, nor inside another such subtree: `free`) as V[i]."""
         if path in index:
-            i = index[path]
-            return lambda th, X: th[i]
+            return f"th[{index[path]}]"
         if is_num(node):
-            v = float(node)
-            return lambda th, X: v
+            return name(float(node))
         if "var" in node:
-            name = node["var"]
-            return lambda th, X: X[name]
-        fn = OP_TABLE[node["op"]].numpy
-        kids = [build(a, path + (j,)) for j, a in enumerate(node.get("args", []))]
-        return lambda th, X: fn(*[k(th, X) for k in kids])
-    body = build(tree, ())
+            return f"X[{name(node['var'])}]"
+        fitted = any(p[:len(path)] == path for p in index)
+        expr = f"{name(OP_TABLE[node['op']].numpy)}(" + ", ".join(
+            emit(a, path + (j,), slots, fitted) for j, a in enumerate(node.get("args", []))) + ")"
+        if slots and free and path and not fitted:
+            fixed.append(expr)
+            return f"V[{len(fixed) - 1}]"
+        return expr
+    body = eval(f"lambda th, X: {emit(tree, (), False)}", dict(names))
+    sliced = eval(f"lambda th, X, V: {emit(tree, (), True)}", dict(names))
+    parts = [eval(f"lambda X: {e}", dict(names)) for e in fixed]
 
     def model(theta, X):
         with np.errstate(all="ignore"):
             return np.asarray(body(theta, X), dtype=float) * np.ones(len(next(iter(X.values()))))
+
+    def at(X: dict) -> Callable[[np.ndarray], np.ndarray]:
+        with np.errstate(all="ignore"):
+            values = [part(X) for part in parts]
+        ones = np.ones(len(next(iter(X.values()))))
+
+        def at_X(theta):  # under the caller's errstate (refine's, around the whole fit)
+            return np.asarray(sliced(theta, X, values), dtype=float) * ones
+        return at_X
+    model.at = at
     return model
 
 
