@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.monomials import (EXACT_FIT, OutputData, exact_fit, monomial_laws, monomial_text,
@@ -68,3 +70,22 @@ def test_monomial_laws_recover_an_acceleration():
     best = min(laws, key=lambda law: law.fit_max)
     assert best.fit_max <= 1.0 and best.k == 1
     np.testing.assert_allclose(evaluate(best.tree, X), 2.0 * X["L"] / X["t"] ** 2, rtol=1e-3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_exponents_skip_zero_products_and_give_the_plain_sums(data):
+    """_exponents leaves the zero products out of p0 + G·t: the same rationals as the plain sums."""
+    from scigame.players.baseline.monomials import Space, _exponents
+
+    fractions = st.fractions(min_value=-3, max_value=3, max_denominator=6)
+    m = data.draw(st.integers(1, 5))
+    k = data.draw(st.integers(0, 3))
+    p0 = data.draw(st.lists(fractions, min_size=m, max_size=m))
+    directions = data.draw(st.lists(st.lists(st.sampled_from([Fraction(0)] * 3 + [Fraction(1), Fraction(-1, 2)])
+                                             | fractions, min_size=m, max_size=m), min_size=k, max_size=k))
+    ts = data.draw(st.lists(st.sampled_from([Fraction(0), Fraction(0), 0.0]) | fractions, min_size=k, max_size=k))
+    space = Space([f"x{i}" for i in range(m)], p0, directions, "test", 0.0)
+    plain = [p0[j] + sum((Fraction(t) * g[j] for t, g in zip(ts, directions)), Fraction(0)) for j in range(m)]
+    got = _exponents(space, ts)
+    assert got == plain and all(type(x) is Fraction for x in got)
