@@ -121,9 +121,6 @@ def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, 
     if len(y) < len(theta0):
         return None
 
-    at = getattr(model, "at", None)
-    values: Callable[[np.ndarray], np.ndarray] = lambda t: model(t, X)  # noqa: E731
-
     def resid(t):
         r = (values(t) - y) / sw
         # np.clip(r, -1e8, 1e8) where r is finite (the only values kept), without np.clip's wrappers
@@ -133,10 +130,10 @@ def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, 
         # one errstate around the whole fit, not one per residual (hundreds per fit, and
         # entering one costs more than the residual itself): it only silences warnings
         with np.errstate(all="ignore"):
-            if at is not None:
-                # relax._model works out what does not depend on theta once for this X, which
-                # nothing changes during the fit: the same operations on the same arrays
-                values = at(X)
+            # relax._model works out what does not depend on theta once for this X, which nothing
+            # changes during the fit: the same operations on the same arrays
+            at = getattr(model, "at", None)
+            values = at(X) if at is not None else (lambda t: model(t, X))
             if method == "lm" and len(theta0):
                 x = solve_lm(resid, theta0, nfev)  # least_squares' steps without its set-up (lm.py)
             else:
