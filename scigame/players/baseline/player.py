@@ -310,6 +310,8 @@ class BaselinePlayer(Player):
     #: given from (the searched ones updated by the readings since), and their
     #: held-out misfit; kept when the new search fits the readings worse.
     _held: Optional[tuple[list[Hyp], float]] = None
+    #: Whether that answer was kept over the new search's (the note says so).
+    _kept: bool = False
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
@@ -374,7 +376,7 @@ class BaselinePlayer(Player):
             try:
                 return self._decide(state)
             finally:
-                self._confirming = self._held = None
+                self._confirming, self._held, self._kept = None, None, False
         if submit or gave_up:
             return self._submission(state, hyps, top, inputs, outputs, (X, Y, check_X), point, gave_up, unfit,
                                     drift if moved else 0.0)
@@ -424,7 +426,7 @@ class BaselinePlayer(Player):
         if point is not None and not state.must_submit:
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
                      "rivals by a tolerance, so they predict alike wherever it can be tested")
-        if self._held is not None and self._held[1] < 0:
+        if self._kept:
             note += ("; the search over every measurement led with a law that misses one held out, while this "
                      "one predicted the last ones before they were made and fits them all: kept")
         ruled = [(name, fam) for name, fam in getattr(self, "_ruled_out", ()) if not fam.endswith(STRUCK)]
@@ -493,7 +495,7 @@ class BaselinePlayer(Player):
                 # one, held out, yet the law in hand predicted the new ones and
                 # fits them all: the search lost it, the readings did not
                 hyps, misfit = self._held
-                self._unfit_searches, self._held = 0, (hyps, -1.0)  # -1: kept (a note says so)
+                self._unfit_searches, self._kept = 0, True
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
 
