@@ -9,6 +9,7 @@ the run used) and, at the end, `summary.csv` / `summary.json`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import itertools
 import json
@@ -166,14 +167,22 @@ def plan(config: EvalConfig, cards: list[CompiledCard], player_name: str) -> lis
 
 
 def _versions() -> dict:
+    """The versions of Python and the packages a run depends on, for its config.json."""
+    return dict(_installed_versions())
+
+
+@functools.cache
+def _installed_versions() -> tuple[tuple[str, Optional[str]], ...]:
+    # read once per process: each read parses the packages' metadata files (10-30 ms), and a process that
+    # plays several runs (a notebook, the benchmarks) runs the same packages in all of them
     from importlib.metadata import PackageNotFoundError, version
-    out = {"python": platform.python_version()}
+    out = [("python", platform.python_version())]
     for pkg in ("scigame", "numpy", "numba", "sympy", "pint", "lark", "pydantic", "openai"):
         try:
-            out[pkg] = version(pkg)
+            out.append((pkg, version(pkg)))
         except PackageNotFoundError:
-            out[pkg] = None
-    return out
+            out.append((pkg, None))
+    return tuple(out)
 
 
 async def run_eval(config: EvalConfig, on_progress: Callable[[str, int, int], None] | None = None,
