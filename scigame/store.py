@@ -161,6 +161,47 @@ class StoreError(UserFacingError):
     """A run store that cannot be opened (damaged, empty, not SQLite)."""
 
 
+def _create(path: Path) -> bool:
+    """Make a new, empty run store at `path` in one step: it is written
+    whole (WAL mode, the schema) under a name of its own and then linked to
+    `path`, so neither a process that looks at the folder meanwhile (a
+    report, a second run) nor a kill half-way ever finds a 0-byte or
+    half-made store there. Returns False when another process made `path`
+    first (that one is used)."""
+    import os
+    import tempfile
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+        os.close(fd)
+        try:
+            db = sqlite3.connect(tmp)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(SCHEMA)
+                db.commit()
+            finally:
+                db.close()
+            try:
+                os.link(tmp, path)  # never replaces: a store made meanwhile by another process stays
+            except FileExistsError:
+                raise
+            except OSError:  # a filesystem without hard links
+                if path.exists():
+                    raise FileExistsError(path) from None
+                os.replace(tmp, path)
+        finally:
+            for leftover in (tmp, tmp + "-wal", tmp + "-shm"):
+                try:
+                    os.unlink(leftover)
+                except FileNotFoundError:
+                    pass
+    except FileExistsError:
+        return False
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"{path}: cannot create a run store here ({exc})") from None
+    return True
+
+
 class Store:
     """Episodes of one run folder."""
 
@@ -169,6 +210,8 @@ class Store:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / DB_NAME
         existed = self.path.exists()
+        if not existed:
+            existed = not _create(self.path)  # False: this call made it; True: another process did first
         if existed and self.path.stat().st_size == 0:
             raise StoreError(f"{self.path} is empty (0 bytes), not a run store; move it away to start "
                              "a new run in this folder")

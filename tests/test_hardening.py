@@ -336,6 +336,47 @@ def test_finding6_damaged_store_is_a_clear_message(tmp_path, content):
     assert "episodes.sqlite" in out and len(out.strip().splitlines()) == 1
 
 
+def _open_store_at_once(folder, barrier, errors):
+    from scigame.store import Store
+    barrier.wait()
+    for _ in range(20):  # a reader's look at a folder a run is starting in
+        try:
+            with Store(folder) as store:
+                store.count()
+        except Exception as exc:  # noqa: BLE001 (the test reports whatever it was)
+            errors.put(f"{type(exc).__name__}: {exc}")
+            return
+
+
+def test_a_store_is_never_seen_half_made(tmp_path):
+    """Processes opening one new run folder at the same moment (a run
+    starting, a report, a second run): each finds the store whole or makes
+    it; none finds the 0-byte file a plain sqlite3.connect leaves between
+    creating the file and writing it, and nothing of the making is left."""
+    import multiprocessing
+    import queue
+    ctx = multiprocessing.get_context("spawn")
+    for attempt in range(2):
+        folder = tmp_path / f"run{attempt}"
+        folder.mkdir()
+        barrier, errors = ctx.Barrier(6), ctx.Queue()
+        procs = [ctx.Process(target=_open_store_at_once, args=(folder, barrier, errors)) for _ in range(6)]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(timeout=60)
+        found = []
+        while True:
+            try:
+                found.append(errors.get(timeout=0.1))
+            except queue.Empty:
+                break
+        assert not found, found
+        assert all(p.exitcode == 0 for p in procs)
+        left = sorted(p.name for p in folder.iterdir())
+        assert left == ["episodes.sqlite"], left
+
+
 # ---- 7. one eval per run folder --------------------------------------------------
 
 def test_finding7_second_eval_on_a_folder_says_who_holds_it(built):
