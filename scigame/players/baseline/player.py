@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import numpy as np
 
@@ -160,22 +160,33 @@ def refit_drift(before: dict, after: dict, outputs: list[Output], check_X: dict)
     return worst if seen > REFIT_UNSEEN else 0.0
 
 
+def led_readings(turns) -> Iterator[tuple[Any, int]]:
+    """Each turn of `turns` whose experiment was observed, newest first, with
+    the index of the hypothesis that led (highest confidence, the first of
+    equals) when it was proposed."""
+    for t in reversed(turns):
+        ex, resp = (t.action.experiment if t.action else None), t.response
+        if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
+            continue
+        yield t, max(range(len(t.action.hypotheses)), key=lambda i: t.action.hypotheses[i].confidence)
+
+
+def outside_tolerance(o: Output, y: float, p: float) -> bool:
+    """Whether a prediction `p` of output `o` missed its reading `y` (by more than o.scale at y)."""
+    return abs(p - y) > float(o.scale(np.array([y]))[0])
+
+
 def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0) -> int:
     """How many of the last EVIDENCE_WINDOW observed experiments after the
     first `skip` turns (the controlled design) the then leading hypothesis
     predicted outside the tolerance."""
     misses, seen = 0, 0
-    for t in reversed(state.turns[skip:]):
-        ex, resp = (t.action.experiment if t.action else None), t.response
-        if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
-            continue
-        lead = max(range(len(t.action.hypotheses)), key=lambda i: t.action.hypotheses[i].confidence)
+    for t, lead in led_readings(state.turns[skip:]):
+        ex = t.action.experiment
         pred = ex.predictions[lead] if lead < len(ex.predictions) else {}
-        for o in outputs:
-            y, p = resp.observation.outputs.get(o.name), pred.get(o.name)
-            if y is not None and p is not None and abs(p - y) > float(o.scale(np.array([y]))[0]):
-                misses += 1
-                break
+        misses += any(y is not None and p is not None and outside_tolerance(o, y, p)
+                      for o in outputs
+                      for y, p in [(t.response.observation.outputs.get(o.name), pred.get(o.name))])
         seen += 1
         if seen == EVIDENCE_WINDOW:
             return misses
@@ -509,16 +520,13 @@ class BaselinePlayer(Player):
         if state.setting != "discovery":
             return True
         streak = 0
-        for t in reversed(state.turns):
-            ex, resp = (t.action.experiment if t.action else None), t.response
-            if ex is None or resp is None or resp.observation is None or not t.action.hypotheses:
-                continue
-            i = max(range(len(t.action.hypotheses)), key=lambda j: t.action.hypotheses[j].confidence)
+        for t, i in led_readings(state.turns):
+            ex = t.action.experiment
             if _shape(t.action.hypotheses[i].predictor) != _shape(lead) or i >= len(ex.predictions):
                 break
             for o in outputs:
-                y, p = resp.observation.outputs.get(o.name), ex.predictions[i].get(o.name)
-                if y is None or p is None or abs(p - y) > float(o.scale(np.array([y]))[0]):
+                y, p = t.response.observation.outputs.get(o.name), ex.predictions[i].get(o.name)
+                if y is None or p is None or outside_tolerance(o, y, p):
                     return streak >= PREDICTED_ENOUGH
             streak += 1
         return streak >= PREDICTED_ENOUGH
