@@ -13,15 +13,11 @@ import math
 import re
 from typing import Optional
 
-import numpy as np
-
 from . import ast as A
 from .checkutil import closure, first_suggestion, mutation_text, outside_domain, walk
 from .diagnostics import point_text
 from .printer import format_expr
 from .model import domain_middle
-from .sampling import holds
-from .reference import ReferenceUnsolvable, solve_factor, world_outputs
 from .source import SourceText, Span
 from .units import format_si_unit
 
@@ -61,6 +57,7 @@ class CounterfactualChecks:
         where = _point_text(self.inputs, m, declared)
         if not self._reference_is_legal(m, point, original.param_values, where):
             return env
+        from .reference import ReferenceUnsolvable, solve_factor, world_outputs  # numpy: a solve evaluates the laws
         target = world_outputs(orig_typed.lets, orig_typed.laws, {**point, **original.param_values})
 
         def world(factor: float) -> dict[str, float]:
@@ -89,6 +86,10 @@ class CounterfactualChecks:
         domain (or the middle, three quarters) where the counterfactual's
         `output` does change with the param and the constraints hold; ""
         when none does."""
+        import numpy as np
+
+        from .reference import world_outputs
+        from .sampling import holds
         inputs = {i.name: i for i in self.inputs}
         for ref in m.reference:
             inp = inputs[ref.name]
@@ -168,6 +169,9 @@ class CounterfactualChecks:
         return ref.value.value * unit.si_factor / own.si_factor
 
     def _reference_is_legal(self, m: A.RebalanceMutation, point: dict[str, float], params, where: str) -> bool:
+        import numpy as np
+
+        from .sampling import holds
         values = {**point, **params}
         for c in self.typed_constraints:
             with np.errstate(all="ignore"):

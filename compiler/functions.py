@@ -7,8 +7,11 @@ with it the runtime names a generated simulator imports), curation's prompt
 and lint's E203 hint the list of names. `docs/language.md` describes the
 same table in words (tests/test_functions.py holds them together).
 
-This module imports numpy only: the simulator runtime (`scigame.simrt`)
-reads `RUNTIME_NAMES` from it without pulling in pint or Lark.
+This module imports nothing heavy: the simulator runtime (`scigame.simrt`)
+reads `RUNTIME_NAMES` from it without pulling in pint or Lark, and the
+checker reads arities and dimension rules without numpy, which each numpy
+meaning imports when it is first called (a lint that stops at a static
+error never loads numpy).
 """
 
 from __future__ import annotations
@@ -16,8 +19,6 @@ from __future__ import annotations
 import builtins
 from fractions import Fraction
 from typing import Any, Callable, Optional
-
-import numpy as np
 
 from .source import node
 
@@ -72,8 +73,21 @@ class CardFunction:
         return lambda *args: op.sympy(sympy, *args)
 
 
+def _numpy(name: str) -> Callable:
+    """numpy's function NAME (`numpy.sin`), looked up when called: the table
+    names it, and numpy is imported only by an evaluation."""
+    def call(*args):
+        import numpy as np
+        return getattr(np, name)(*args)
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 def _unary(fn: Callable) -> Callable:
-    return lambda x: fn(np.asarray(x, dtype=float))
+    def unary(x):
+        import numpy as np
+        return fn(np.asarray(x, dtype=float))
+    return unary
 
 
 def _fold(fn: Callable) -> Callable:
@@ -86,6 +100,7 @@ def _fold(fn: Callable) -> Callable:
 
 
 def _step(x):
+    import numpy as np
     return np.where(x > 0, 1.0, 0.0)
 
 
@@ -96,30 +111,30 @@ def _f(name, lo, hi, args, power, numpy, numba, libm=False, array="") -> CardFun
     return CardFunction(name, lo, hi, args, power, numpy, numba, libm, array)
 
 
-def _transcendental(name: str, numpy_fn) -> CardFunction:
-    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(numpy_fn), f"math.{name}", libm=True,
-              array=f"np.{numpy_fn.__name__}({{0}})")
+def _transcendental(name: str, numpy_name: str) -> CardFunction:
+    return _f(name, 1, 1, "dimensionless", _DIMLESS, _unary(_numpy(numpy_name)), f"math.{name}", libm=True,
+              array=f"np.{numpy_name}({{0}})")
 
 
 _TABLE = (
-    _transcendental("sin", np.sin), _transcendental("cos", np.cos), _transcendental("tan", np.tan),
-    _transcendental("asin", np.arcsin), _transcendental("acos", np.arccos),
-    _transcendental("atan", np.arctan),
-    _f("atan2", 2, 2, "same", _DIMLESS, np.arctan2, "math.atan2", libm=True,
+    _transcendental("sin", "sin"), _transcendental("cos", "cos"), _transcendental("tan", "tan"),
+    _transcendental("asin", "arcsin"), _transcendental("acos", "arccos"),
+    _transcendental("atan", "arctan"),
+    _f("atan2", 2, 2, "same", _DIMLESS, _numpy("arctan2"), "math.atan2", libm=True,
        array="np.arctan2({0}, {1})"),
-    _transcendental("sinh", np.sinh), _transcendental("cosh", np.cosh), _transcendental("tanh", np.tanh),
-    _transcendental("exp", np.exp), _transcendental("log", np.log), _transcendental("log10", np.log10),
-    _f("sqrt", 1, 1, "any", Fraction(1, 2), _unary(np.sqrt), "math.sqrt", array="np.sqrt({0})"),
-    _f("cbrt", 1, 1, "any", Fraction(1, 3), _unary(np.cbrt), "np.cbrt", libm=True, array="np.cbrt({0})"),
-    _f("abs", 1, 1, "any", _KEEP, _unary(np.abs), "abs", array="np.abs({0})"),
+    _transcendental("sinh", "sinh"), _transcendental("cosh", "cosh"), _transcendental("tanh", "tanh"),
+    _transcendental("exp", "exp"), _transcendental("log", "log"), _transcendental("log10", "log10"),
+    _f("sqrt", 1, 1, "any", Fraction(1, 2), _unary(_numpy("sqrt")), "math.sqrt", array="np.sqrt({0})"),
+    _f("cbrt", 1, 1, "any", Fraction(1, 3), _unary(_numpy("cbrt")), "np.cbrt", libm=True, array="np.cbrt({0})"),
+    _f("abs", 1, 1, "any", _KEEP, _unary(_numpy("abs")), "abs", array="np.abs({0})"),
     # numba's min(a, b) is `b if b < a else a`, as Python's: a NaN first stays
-    _f("min", 2, None, "same", _KEEP, _fold(np.minimum), "min",
+    _f("min", 2, None, "same", _KEEP, _fold(_numpy("minimum")), "min",
        array="np.where({1} < {0}, {1}, {0})"),
-    _f("max", 2, None, "same", _KEEP, _fold(np.maximum), "max",
+    _f("max", 2, None, "same", _KEEP, _fold(_numpy("maximum")), "max",
        array="np.where({1} > {0}, {1}, {0})"),
     _f("step", 1, 1, "any", _DIMLESS, _unary(_step), "step",
        array="np.where({0} > 0.0, 1.0, np.where({0} != {0}, {0}, 0.0))"),
-    _f("sign", 1, 1, "any", _DIMLESS, _unary(np.sign), "sign", array="np.sign({0})"),
+    _f("sign", 1, 1, "any", _DIMLESS, _unary(_numpy("sign")), "sign", array="np.sign({0})"),
 )
 
 #: name -> the function, in the order the language's documentation lists them.

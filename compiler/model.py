@@ -11,13 +11,17 @@ from __future__ import annotations
 import math
 from dataclasses import field
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator, Mapping, Optional, Union
-
-import numpy as np
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from .functions import FUNCTIONS
 from .source import Span, node
 from .units import Dim, Unit
+
+if TYPE_CHECKING:
+    import numpy as np
+# numpy itself is imported by the evaluators below, when first called: the
+# checker builds this model without evaluating (a card with a static error
+# is linted without numpy)
 
 # ---- typed expressions -------------------------------------------------------
 
@@ -123,6 +127,7 @@ def evaluate(expr: TExpr, values: Mapping[str, object]):
     if isinstance(expr, TUnary):
         return -evaluate(expr.operand, values)
     if isinstance(expr, TBinary):
+        import numpy as np
         a, b = evaluate(expr.left, values), evaluate(expr.right, values)
         if expr.op == "add":
             return np.add(a, b)
@@ -222,6 +227,7 @@ class Environment:
 
     def scope(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, object]:
         """Inputs (declared units, converted to SI), params and lets of this world."""
+        import numpy as np
         values: dict[str, object] = {}
         with np.errstate(all="ignore"):
             for spec in card.inputs:
@@ -234,6 +240,8 @@ class Environment:
 
     def defined(self, card: "CheckedCard", inputs: Mapping[str, object]) -> dict[str, np.ndarray]:
         """For each output with a `where`, whether its condition holds at each point."""
+        import numpy as np
+
         from .semantics import COMPARISONS
         if not self.where:
             return {}
@@ -251,6 +259,7 @@ class Environment:
         if self.system is not None:
             raise TypeError(f"world {self.name!r} of {card.name!r} is a system: "
                             "evaluate it with compiler.evaluation.evaluate_world")
+        import numpy as np
         values = self.scope(card, inputs)
         shape = np.broadcast_shapes(*(np.shape(inputs[s.name]) for s in card.inputs)) if card.inputs else ()
         with np.errstate(all="ignore"):

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-import numpy as np
-
 from . import ast as A
 from .checkutil import Symbol, names, outside_domain, suggest
 from .model import TConst, TRef, evaluate
@@ -330,6 +328,8 @@ class SystemChecks:
     def solve_system_reference(self, original: EnvState, env: EnvState, rebalanced: dict) -> EnvState:
         """`rebalance P at ARG = V, ...` on a system card: P's value makes both
         worlds' laws agree at the arguments' reference point."""
+        import numpy as np
+
         from .reference import ReferenceUnsolvable, solve_factor
         at = [m for m in rebalanced.values() if m.reference]
         if not at or self.report.has_errors:

@@ -150,13 +150,27 @@ def registry() -> "pint.UnitRegistry":
 
 @functools.lru_cache(maxsize=1)
 def named_dimensions() -> dict[Dim, str]:
-    ureg = registry()
+    """Each dimension of `_NAMED` as pint defines it -> its name (the first
+    name of a dimension named twice). Pint's answers are kept in the user's
+    cache, keyed as the units are: a dimension error's message (E403, E404,
+    ...) in a later process builds no unit registry, which is ~0.2 s and
+    numpy of a lint that stops at that error."""
+    from .usercache import read_json, write_json
+    cache = "named-" + _units_cache_name()
+    try:
+        found = [(str(name), Dim(tuple((str(k), Fraction(v)) for k, v in items)))
+                 for name, items in read_json(cache)["named"]]
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):  # none yet, or damaged: ask pint again
+        ureg = registry()
+        found = []
+        for name in _NAMED:
+            try:
+                found.append((name, Dim.of(dict(ureg.get_dimensionality(f"[{name}]")))))
+            except Exception:  # a pint without this dimension: just don't name it
+                continue
+        write_json(cache, {"named": [[name, [[k, str(v)] for k, v in dim.items]] for name, dim in found]})
     names: dict[Dim, str] = {}
-    for name in _NAMED:
-        try:
-            dim = Dim.of(dict(ureg.get_dimensionality(f"[{name}]")))
-        except Exception:  # a pint without this dimension: just don't name it
-            continue
+    for name, dim in found:
         names.setdefault(dim, name)
     return names
 

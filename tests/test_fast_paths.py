@@ -105,6 +105,44 @@ def test_linting_a_clean_card_imports_only_what_it_uses(tmp_path):
     assert blas == "1"  # numpy on one BLAS thread, for lint as for every scigame process (scigame/blas_threads.py)
 
 
+@pytest.mark.parametrize("typo", [("A * T^n", "A * Tx^n"),  # an unknown name (E200), found by the checker
+                                  ("A * T^n", "A * T^")])  # a syntax error, found by the parser
+def test_a_card_with_a_static_error_is_linted_without_numpy(tmp_path, typo):
+    """numpy is the numeric checks' (the evaluation set, the reference
+    evaluator), which run only on a card the static checks pass: an editor
+    linting a card as it is typed does not wait for numpy to load."""
+    card = tmp_path / CARD.name
+    card.write_text(CARD.read_text().replace(*typo, 1))
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", LINT, str(card)], env=env, capture_output=True,
+                           text=True, check=True) for _ in range(2)]  # the first fills the caches
+    code, modules, _ = eval(runs[1].stdout.strip().splitlines()[-1])  # noqa: S307 - our own repr
+    assert code == 1 and "error[E" in runs[1].stdout
+    assert "lark" in modules and "numpy" not in modules
+
+
+def test_a_dimension_error_is_worded_from_the_cache_without_pint(tmp_path):
+    """The names of dimensions in a dimension error ("[force] = ...") are
+    pint's, kept in the user's cache: a second process words the same
+    messages without pint (nor numpy); a damaged cache is asked of pint again."""
+    card = tmp_path / CARD.name
+    card.write_text(CARD.read_text().replace("A * T^n", "A * T^n * T", 1))  # E403: [power]·[temperature]
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+
+    def lint() -> tuple[str, list]:
+        done = subprocess.run([sys.executable, "-c", LINT, str(card)], env=env, capture_output=True, text=True,
+                              check=True)
+        code, modules, _ = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 - our own repr
+        assert code == 1 and "error[E403]" in done.stdout and "[power] = " in done.stdout
+        return done.stdout.strip().rsplit("\n", 1)[0], [m for m in ("pint", "numpy") if m in modules]
+
+    first, second = lint(), lint()
+    assert first[1] == ["pint", "numpy"] and second == (first[0], [])
+    (named,) = (tmp_path / "scigame").glob("named-units-pint-*.json")
+    named.write_text('{"named": [["force", [["[mass]", "x"]]]')  # damaged, and cut off
+    assert lint() == first and lint() == second
+
+
 def test_lark_without_regex_parses_as_lark_with_it_and_leaves_regex_importable(tmp_path):
     """compiler/larklib.py hides `regex` from Lark: the parse trees of every
     card are those of a Lark that loaded `regex` (built from the grammar in
