@@ -89,3 +89,20 @@ def test_exponents_skip_zero_products_and_give_the_plain_sums(data):
     plain = [p0[j] + sum((Fraction(t) * g[j] for t, g in zip(ts, directions)), Fraction(0)) for j in range(m)]
     got = _exponents(space, ts)
     assert got == plain and all(type(x) is Fraction for x in got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1.0001, 1e3), st.integers(2, 12))
+def test_zoom_spread_is_geomspace_bit_for_bit(step, num):
+    """monomials._spread (geomspace made once per step, shared by _zoom and
+    first_cut's tens of thousands of calls) gives geomspace's bits, twice,
+    and cannot be written into by a caller."""
+    import pytest
+
+    from scigame.players.baseline.monomials import _spread
+    want = np.geomspace(1 / step, step, num)
+    for _ in range(2):
+        got = _spread(step, num)
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    with pytest.raises(ValueError):
+        got[0] = 1.0

@@ -255,6 +255,17 @@ def _log_fit(data: OutputData, factor: Factor, grid: tuple, st: _Setup):
     return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
 
 
+@functools.lru_cache(maxsize=64)
+def _spread(step: float, num: int) -> np.ndarray:
+    """np.geomspace(1 / step, step, num), made once per (step, num): _zoom and
+    first_cut ask for the same few (their steps are fixed) tens of thousands
+    of times a search, and geomspace's set-up costs more than the product.
+    Read-only, as it is shared."""
+    out = np.geomspace(1 / step, step, num)
+    out.flags.writeable = False
+    return out
+
+
 def _zoom(data: OutputData, factor: Factor, grid: tuple, step: float, st: _Setup, rounds: int):
     """The best a on the grid, zoomed in `rounds` times: (coef, a, h) or None."""
     for _ in range(rounds):
@@ -263,7 +274,7 @@ def _zoom(data: OutputData, factor: Factor, grid: tuple, step: float, st: _Setup
             return None
         coef, resid, kept, H = fit
         col = int(np.argmin(resid))
-        grid = tuple(kept[col] * np.geomspace(1 / step, step, 9))
+        grid = tuple(kept[col] * _spread(step, 9))
         step = step ** 0.4
     return coef[:, col], kept[col], H[:, col]
 
@@ -335,7 +346,7 @@ def first_cut(data: OutputData, st: _Setup, factors: list[Factor]) -> dict[int, 
         (r, a), f = coarse[k]
         if a is None:
             continue
-        near = _log_fit(data, f, tuple(a * np.geomspace(1 / step, step, 7)), st)
+        near = _log_fit(data, f, tuple(a * _spread(step, 7)), st)
         if near is not None:
             cut[k] = min(r, float(np.min(near[1]))) + 2 * f.cost
     return cut
