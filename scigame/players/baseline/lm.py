@@ -46,15 +46,18 @@ class _Residuals:
 
         x0, f0 = self.x.copy(), self.f
         h = _compute_absolute_step(None, x0, f0, "2-point")
+        moved = x0 + h  # x0[i] + h[i] for every i at once: the same sums, elementwise
+        dx = moved - x0
         jt = np.empty((x0.size, f0.size))
         for i in range(x0.size):
-            x1 = np.copy(x0)
-            x1[i] = x0[i] + h[i]
-            jt[i] = (self._eval(x1.astype(x0.dtype)) - f0) / ((x0[i] + h[i]) - x0[i])
+            x1 = x0.copy()  # a fresh float64 copy, as approx_derivative's x1.astype(x0.dtype)
+            x1[i] = moved[i]
+            jt[i] = (self._eval(x1) - f0) / dx[i]
         return np.atleast_2d(jt.T)
 
     def _move(self, x) -> bool:
-        if np.array_equal(x, self.x):
+        x = np.asarray(x)  # np.array_equal(x, self.x) without its wrappers: shapes, then every element
+        if x.shape == self.x.shape and bool((x == self.x).all()):
             return False
         self.x = np.atleast_1d(np.asarray(x)).astype(float)
         self.f = self.J = None
