@@ -140,6 +140,9 @@ class Factor:
     grid: tuple[float, ...] = ()  # values of a to screen; () for no constant
     group: bool = True  # its argument is a dimensionless group (no hidden constant needed)
     batch: Optional[Callable[[tuple], np.ndarray]] = None  # h at the observed points for a grid of a
+    #: h at one X as a function of a alone, with what does not depend on a (its
+    #: argument Q) worked out once: for a refit's many calls at one X (law_from)
+    at: Optional[Callable[[dict], Callable[[float], np.ndarray]]] = None
 
     @property
     def kind(self) -> str:
@@ -510,10 +513,19 @@ def function_factors(data: OutputData) -> list[Factor]:
                               lambda a, X, u=u, qfn=qfn, q=q: u.fn(a * (q if X is data.X else qfn(X))),
                               lambda a, u=u, qtree=qtree: u.tree(op("mul", a, qtree)),
                               u.cost + qcost, grid, qcost == 0.0,
-                              lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float)))))
+                              lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float))),
+                              functools.partial(_unary_at, u.fn, qfn, q, data.X)))
         if qcost == 0.0 and text.count("^-") + text.count("·") and np.all(q > 0):
             out.append(_log_mix(text, qtree, qfn, q))
     return out
+
+
+def _unary_at(fn: Callable, qfn: Callable[[dict], np.ndarray], q: np.ndarray, X0: dict,
+              X: dict) -> Callable[[float], np.ndarray]:
+    """u(a·Q) at X as a function of a: Factor.values' u.fn(a·Q) with Q (q at the
+    readings X0, else qfn(X)) worked out once instead of at every call."""
+    qX = q if X is X0 else qfn(X)
+    return lambda a: fn(a * qX)
 
 
 #: Mixing fractions a screened in log-mix(a·Q) = log((Q + a)/(1 + a·Q)).
@@ -540,6 +552,12 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
         a = theta[1] if factor.grid else 0.0
         m = mono if X is data.X else _monomial_values(data, space, p, X)
         return tr.inverse(theta[0] * m * factor.values(a, X))
+
+    def at(X):  # for refine's calls at one X (a held-out refit's subset): the monomial and Q there once
+        m = mono if X is data.X else _monomial_values(data, space, p, X)
+        h = factor.at(X) if factor.at is not None else (lambda a: factor.values(a, X))
+        return lambda theta: tr.inverse(theta[0] * m * h(theta[1] if factor.grid else 0.0))
+    model.at = at
 
     theta0 = np.array([s.c, s.a] if factor.grid else [s.c])
     linear = not factor.grid and tr.name == "y"  # y = C·f(x): C in closed form
