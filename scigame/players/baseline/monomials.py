@@ -238,24 +238,25 @@ def _log_fit(data: OutputData, factor: Factor, grid: tuple, st: _Setup):
     """Weighted log-space least squares for every a of the grid at once:
     (coefficients, residuals, the a values kept, their factor values)."""
     base, rows, sign = st.base, st.rows, st.sign
+    # one errstate for the whole fit and the arrays' own reductions (not np.all's
+    # wrappers): tens of thousands of calls a search, the same operations
     with np.errstate(all="ignore"):
         H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
-    # h must change sign where y does, and nowhere else (judged where y ≠ 0:
-    # a controlled design often measures y = 0, e.g. at equal concentrations)
-    Hr = H[rows]
-    S = Hr * sign[rows][:, None]
-    good = np.all(np.isfinite(Hr) & (Hr != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
-    if not np.any(good):
-        return None
-    A, sw, Aw = st.design
-    with np.errstate(all="ignore"):
+        # h must change sign where y does, and nowhere else (judged where y ≠ 0:
+        # a controlled design often measures y = 0, e.g. at equal concentrations)
+        Hr = H[rows]
+        S = Hr * sign[rows][:, None]
+        good = (np.isfinite(Hr) & (Hr != 0)).all(axis=0) & ((S > 0).all(axis=0) | (S < 0).all(axis=0))
+        if not good.any():
+            return None
+        A, sw, Aw = st.design
         R = (base[:, None] - np.log(np.abs(H[:, good])))[rows]
-    try:
-        coef, *_ = np.linalg.lstsq(Aw, R * sw, rcond=None)
-    except (np.linalg.LinAlgError, ValueError):
-        return None
-    resid = np.sum(((A @ coef - R) * sw) ** 2, axis=0)
-    return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
+        try:
+            coef, *_ = np.linalg.lstsq(Aw, R * sw, rcond=None)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+        resid = (((A @ coef - R) * sw) ** 2).sum(axis=0)
+    return coef, resid, list(itertools.compress(grid, good)), H[:, good]
 
 
 @functools.lru_cache(maxsize=64)
