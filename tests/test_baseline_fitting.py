@@ -152,3 +152,27 @@ def test_refine_matches_least_squares_on_the_clipped_residuals():
         want = least_squares(resid, np.array(t0), method="lm", x_scale="jac", max_nfev=25).x
         got = refine(model, np.array(t0), X, y, sw)
         assert got is not None and got.tobytes() == want.tobytes()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.floats(1e-4, 0.3))
+def test_snap_decimals_through_the_models_at_x_gives_the_same_constants(seed, rel):
+    """snap_decimals evaluates a model with an at(X) (relax._model: the parts
+    without a constant worked out once) through it: the same rounded constants,
+    bit for bit, as through the plain model, residue set to 0 included."""
+    from scigame.players.baseline.fitting import snap_decimals
+    from scigame.players.baseline.relax import _model
+    from scigame.players.baseline.trees import op, var
+    rng = np.random.default_rng(seed)
+    X = {"x": rng.uniform(0.5, 3.0, 12), "t": rng.uniform(0.0, 2.0, 12)}
+    tree = op("add", op("mul", 1.0, op("pow", var("x"), 1.0), op("exp", op("mul", 1.0, var("t")))),
+              op("mul", 1.0, op("cos", op("mul", 3.0, var("t")))), 1.0)
+    paths = [(0, 0), (0, 1, 1), (0, 2, 0, 0), (1, 0), (2,)]
+    model = _model(tree, paths)
+    truth = np.array([2.0, 1.5, -0.7, 1e-14 if seed % 2 else 0.3, 0.25])
+    theta = truth * (1 + rng.normal(0, 1e-3, 5))
+    y = model(truth, X) + rng.normal(0, 1e-3, 12)
+    sw = np.full(12, 0.01)
+    got = snap_decimals(model, theta, X, y, sw, rel)
+    want = snap_decimals(lambda t, X_: model(t, X_), theta, X, y, sw, rel)
+    assert got.tobytes() == want.tobytes()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import least_squares
 
 from scigame.players.baseline import fitting
@@ -100,3 +102,20 @@ def test_a_scipy_without_the_private_routines_falls_back_to_least_squares(monkey
     got = solve_lm(resid, np.array([1.0, 1.0]), 40)
     assert np.array_equal(got, want)
     assert np.allclose(got, [2.5, 1.3], rtol=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([0.0, -0.0, 1e-300, -1e300]),
+                min_size=1, max_size=6), st.sampled_from([np.float64, np.float32]))
+def test_step_is_scipys_absolute_step_bit_for_bit(x, f_dtype):
+    """lm._step (scipy's relative step looked up once) against scipy's
+    _compute_absolute_step for the forward difference, signed zeros and
+    extremes included; a float32 residual takes scipy's own path."""
+    from scipy.optimize._numdiff import _compute_absolute_step
+
+    from scigame.players.baseline.lm import _step
+    solve_lm(lambda t: np.array([t[0], t[0] + 1.0]), np.array([1.0]), 5)  # finds scipy's functions
+    x0, f0 = np.array(x, dtype=float), np.zeros(3, dtype=f_dtype)
+    want = _compute_absolute_step(None, x0, f0, "2-point")
+    got = _step(x0, f0)
+    assert got.dtype == want.dtype and got.tobytes() == want.tobytes()

@@ -89,3 +89,72 @@ def test_exponents_skip_zero_products_and_give_the_plain_sums(data):
     plain = [p0[j] + sum((Fraction(t) * g[j] for t, g in zip(ts, directions)), Fraction(0)) for j in range(m)]
     got = _exponents(space, ts)
     assert got == plain and all(type(x) is Fraction for x in got)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(1.0001, 1e3), st.integers(2, 12))
+def test_zoom_spread_is_geomspace_bit_for_bit(step, num):
+    """monomials._spread (geomspace made once per step, shared by _zoom and
+    first_cut's tens of thousands of calls) gives geomspace's bits, twice,
+    and cannot be written into by a caller."""
+    import pytest
+
+    from scigame.players.baseline.monomials import _spread
+    want = np.geomspace(1 / step, step, num)
+    for _ in range(2):
+        got = _spread(step, num)
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+    with pytest.raises(ValueError):
+        got[0] = 1.0
+
+
+def _plain_log_fit(data, factor, grid, st):
+    """monomials._log_fit as first written (np.all's wrappers, two errstates)."""
+    base, rows, sign = st.base, st.rows, st.sign
+    with np.errstate(all="ignore"):
+        H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
+    Hr = H[rows]
+    S = Hr * sign[rows][:, None]
+    good = np.all(np.isfinite(Hr) & (Hr != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
+    if not np.any(good):
+        return None
+    A, sw, Aw = st.design
+    with np.errstate(all="ignore"):
+        R = (base[:, None] - np.log(np.abs(H[:, good])))[rows]
+    try:
+        coef, *_ = np.linalg.lstsq(Aw, R * sw, rcond=None)
+    except (np.linalg.LinAlgError, ValueError):
+        return None
+    resid = np.sum(((A @ coef - R) * sw) ** 2, axis=0)
+    return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(4, 30), st.booleans())
+def test_log_fit_gives_the_bits_of_the_plain_fit(seed, n, signed):
+    """_log_fit (one errstate, the arrays' own reductions) against the code it
+    replaced, on every function factor of random readings (changing sign
+    or not: factors that change sign elsewhere are left out) at a random grid."""
+    from scigame.players.baseline.monomials import _log_fit, function_factors, setup, spaces
+    rng = np.random.default_rng(seed)
+    inp = [Input("x", "m", "range", 0.5, 4.0, [], M), Input("t", "s", "range", 0.1, 3.0, [], S)]
+    out = Output("y", "m", 0.0, 0.01, M)
+    X = {"x": rng.uniform(0.5, 4.0, n), "t": rng.uniform(0.1, 3.0, n)}
+    y = X["x"] * (np.sin(2.0 * X["t"]) if signed else np.exp(-rng.uniform(0.1, 2) * X["t"]))
+    y[rng.integers(n)] = 0.0  # a reading of 0 (no log): left out of the rows
+    data = OutputData(inp, out, X, y, analyse(inp, out))
+    checked = 0
+    for tr in transforms(out):
+        for space in spaces(data, tr):
+            st_ = setup(data, tr, space)
+            if st_ is None:
+                continue
+            for factor in function_factors(data):
+                grid = tuple(rng.choice(factor.grid, size=int(rng.integers(1, 9)))) if factor.grid else (0.0,)
+                got, want = _log_fit(data, factor, grid, st_), _plain_log_fit(data, factor, grid, st_)
+                assert (got is None) == (want is None)
+                if got is not None:
+                    assert [g.tobytes() for g in (got[0], got[1], got[3])] == \
+                        [w.tobytes() for w in (want[0], want[1], want[3])] and got[2] == want[2]
+                    checked += 1
+    assert checked or signed  # a sign change only some factors share

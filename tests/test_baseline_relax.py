@@ -314,3 +314,37 @@ def test_model_gives_the_bits_of_the_predictor_evaluator():
                     assert fit(t).tobytes() == np.asarray(evaluate_unchecked(w, at), float).tobytes()
             checked += 1
     assert checked > 300
+
+
+def test_model_folds_long_sums_and_products_as_the_op_table_does():
+    """relax._model calls the n-ary ops' ufunc once per step itself instead of
+    predictor_ops' left fold (in place after the first step): the same bits on
+    folds of two to six arguments mixing numbers, fitted numbers, inputs and
+    broadcast scalars, NaN and ±inf among them; and every n-ary op of the
+    table is one it knows."""
+    from compiler.predictor_ops import OP_TABLE
+    from scigame.players.baseline.relax import _LEFT_FOLDS, _model, _set
+    from scigame.predictor import evaluate_unchecked
+    folds = [name for name, row in OP_TABLE.items() if row.max_args is None]
+    assert folds and all(OP_TABLE[name].numpy.__name__ in _LEFT_FOLDS for name in folds)
+    rng = np.random.default_rng(5)
+    X = {"T": rng.uniform(-3, 5, 17), "p": rng.uniform(0.01, 3, 17)}
+    X["T"][:4] = (0.0, -0.0, np.inf, np.nan)
+    leaves = [lambda: var("T"), lambda: var("p"), lambda: float(np.round(rng.normal(0, 3), 2)),
+              lambda: op("exp", var("p")), lambda: op("log", var("T"))]
+    for _ in range(300):
+        name = str(rng.choice(folds))
+        args = [leaves[int(rng.integers(len(leaves)))]() for _ in range(int(rng.integers(2, 7)))]
+        tree = op(name, *args)
+        numbers = _number_paths(tree)
+        if not numbers:
+            continue
+        model = _model(tree, numbers)
+        theta = np.round(rng.normal(0, 2, len(numbers)), 2)
+        written = tree
+        for p, v in zip(numbers, theta):
+            written = _set(written, p, float(v))
+        want = np.asarray(evaluate_unchecked(written, X), dtype=float)
+        assert model(theta, X).tobytes() == want.tobytes(), tree
+        with np.errstate(all="ignore"):
+            assert model.at(X)(theta).tobytes() == want.tobytes(), tree

@@ -158,6 +158,11 @@ def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Opti
 
     def model(theta, X):
         return _model(np.asarray(X[init], float), qfn(X), theta)
+
+    def at(X):  # for refine's hundreds of calls at one X: the initial values and Q worked out once
+        x0, q = np.asarray(X[init], float), qfn(X)
+        return lambda theta: _model(x0, q, theta)
+    model.at = at
     theta = refine(model, theta0, data.X, data.y, data.sw, nfev=60)
     if theta is None:
         return None

@@ -180,8 +180,15 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
     are what the law's author wrote (0.7, 1e-9), and they let the strict check see an exact constant instead of a
     fitted one; `rel` (half the output's relative tolerance) keeps a poorly
     determined constant from being rounded beyond what that check allows."""
-    def worst(t):
-        return worst_error(model, t, X, y, sw)
+    # the model at X (its at(X), as refine uses it, where it has one: the parts
+    # without a constant worked out once for the many trials here)
+    with np.errstate(all="ignore"):
+        at = getattr(model, "at", None)
+        values = at(X) if at is not None else (lambda t: model(t, X))
+
+    def worst(t):  # worst_error(model, t, X, y, sw)
+        with np.errstate(all="ignore"):
+            return float(np.max(scaled_errors(values(t), y, sw)))
     bound = rounding_bound(worst(theta))
     out = np.array(theta, dtype=float)
     for j, v in enumerate(out):
@@ -190,7 +197,7 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
         zero = out.copy()
         zero[j] = 0.0
         with np.errstate(all="ignore"):
-            moved = np.abs(np.asarray(model(zero, X), dtype=float) - np.asarray(model(out, X), dtype=float)) / sw
+            moved = np.abs(np.asarray(values(zero), dtype=float) - np.asarray(values(out), dtype=float)) / sw
         if np.all(moved <= RESIDUE):
             out = zero  # least squares' residue (1e-15·cos ωt): no reading sees it
             continue

@@ -148,19 +148,27 @@ def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: 
     qtree, qfn, qcost = arg.tree, arg.values, arg.cost
     picked = [(bases[c % m], c < m) for c in s]
 
-    def columns(X, a_):
+    def parts(X):
+        """Q and the bases at X: what the columns are made of besides the rate."""
         with np.errstate(all="ignore"):
-            E = np.exp(a_ * qfn(X))
-        n = len(E)
-        vals = []
-        for (text, tree, _), with_e in picked:
-            b = _base_values(tr, tree, X, n)
-            vals.append(b * E if with_e else b)
-        return np.column_stack(vals)
+            q = qfn(X)
+        n = len(q)
+        return q, [_base_values(tr, tree, X, n) for (text, tree, _), _ in picked]
+
+    def columns(X, a_, made=None):
+        q, bases = made if made is not None else parts(X)
+        with np.errstate(all="ignore"):
+            E = np.exp(a_ * q)
+        return np.column_stack([b * E if with_e else b for b, (_, with_e) in zip(bases, picked)])
 
     def model_for(T, fixed):
         def model(theta, X):
             return tr.inverse(columns(X, theta[-1]) @ (T @ theta[:-1] + fixed))
+
+        def at(X):  # for refine's hundreds of calls at one X: Q and the bases worked out once
+            made = parts(X)
+            return lambda theta: tr.inverse(columns(X, theta[-1], made) @ (T @ theta[:-1] + fixed))
+        model.at = at
         return model
 
     k = len(s)

@@ -38,23 +38,26 @@ class _Residuals:
         self.J = self._jacobian()
 
     def _eval(self, x: np.ndarray) -> np.ndarray:
-        return np.atleast_1d(self._fun(x))
+        f = self._fun(x)
+        # np.atleast_1d(f) without its wrapper: an array of at least one dimension is returned as it is
+        return f if type(f) is np.ndarray and f.ndim else np.atleast_1d(f)
 
     def _jacobian(self) -> np.ndarray:
         """approx_derivative(method='2-point', f0=self.f) at self.x, unbounded."""
-        from scipy.optimize._numdiff import _compute_absolute_step
-
         x0, f0 = self.x.copy(), self.f
-        h = _compute_absolute_step(None, x0, f0, "2-point")
+        h = _step(x0, f0)
+        moved = x0 + h  # x0[i] + h[i] for every i at once: the same sums, elementwise
+        dx = moved - x0
         jt = np.empty((x0.size, f0.size))
         for i in range(x0.size):
-            x1 = np.copy(x0)
-            x1[i] = x0[i] + h[i]
-            jt[i] = (self._eval(x1.astype(x0.dtype)) - f0) / ((x0[i] + h[i]) - x0[i])
+            x1 = x0.copy()  # a fresh float64 copy, as approx_derivative's x1.astype(x0.dtype)
+            x1[i] = moved[i]
+            jt[i] = (self._eval(x1) - f0) / dx[i]
         return np.atleast_2d(jt.T)
 
     def _move(self, x) -> bool:
-        if np.array_equal(x, self.x):
+        x = np.asarray(x)  # np.array_equal(x, self.x) without its wrappers: shapes, then every element
+        if x.shape == self.x.shape and bool((x == self.x).all()):
             return False
         self.x = np.atleast_1d(np.asarray(x)).astype(float)
         self.f = self.J = None
@@ -75,16 +78,35 @@ class _Residuals:
         return self.J.astype(self.J.dtype)
 
 
+def _step(x0: np.ndarray, f0: np.ndarray) -> np.ndarray:
+    """scipy's _compute_absolute_step(None, x0, f0, "2-point"), the forward
+    difference's step: for float64 constants and residuals (every fit here)
+    its own operations in its order, with its relative step (_eps_for_method,
+    which scipy caches by dtype) looked up once instead of at every Jacobian;
+    else scipy's function itself (both found by solve_lm: _SCIPY)."""
+    if x0.dtype != np.float64 or f0.dtype != np.float64:
+        return _SCIPY["step"](None, x0, f0, "2-point")
+    sign_x0 = (x0 >= 0).astype(float) * 2 - 1
+    return _SCIPY["rstep"] * sign_x0 * np.maximum(1.0, np.abs(x0))
+
+
+#: scipy's absolute step function and its relative step for float64 (_step), set by solve_lm.
+_SCIPY: dict = {}
+
+
 def solve_lm(fun: Callable[[np.ndarray], np.ndarray], x0: np.ndarray, max_nfev: int) -> np.ndarray:
     """least_squares(fun, x0, method="lm", max_nfev=max_nfev).x, for a real
     x0 of at least one constant and a `fun` that returns more residuals than
     that; raises ValueError where least_squares would."""
     try:
         from scipy.optimize._minpack import _lmder
-        from scipy.optimize._numdiff import _compute_absolute_step  # noqa: F401 (used by _jacobian)
+        from scipy.optimize._numdiff import _compute_absolute_step, _eps_for_method
     except ImportError:  # a scipy whose private names moved: its own least_squares, the same method
         from scipy.optimize import least_squares
         return least_squares(fun, x0, method="lm", x_scale="jac", max_nfev=max_nfev).x
+    if not _SCIPY:
+        _SCIPY.update(step=_compute_absolute_step,
+                      rstep=_eps_for_method(np.dtype(np.float64), np.dtype(np.float64), "2-point"))
 
     x0 = np.atleast_1d(x0).astype(float)
     if x0.ndim != 1 or x0.size == 0 or max_nfev <= 0:

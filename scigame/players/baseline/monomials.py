@@ -140,6 +140,9 @@ class Factor:
     grid: tuple[float, ...] = ()  # values of a to screen; () for no constant
     group: bool = True  # its argument is a dimensionless group (no hidden constant needed)
     batch: Optional[Callable[[tuple], np.ndarray]] = None  # h at the observed points for a grid of a
+    #: h at one X as a function of a alone, with what does not depend on a (its
+    #: argument Q) worked out once: for a refit's many calls at one X (law_from)
+    at: Optional[Callable[[dict], Callable[[float], np.ndarray]]] = None
 
     @property
     def kind(self) -> str:
@@ -235,24 +238,36 @@ def _log_fit(data: OutputData, factor: Factor, grid: tuple, st: _Setup):
     """Weighted log-space least squares for every a of the grid at once:
     (coefficients, residuals, the a values kept, their factor values)."""
     base, rows, sign = st.base, st.rows, st.sign
+    # one errstate for the whole fit and the arrays' own reductions (not np.all's
+    # wrappers): tens of thousands of calls a search, the same operations
     with np.errstate(all="ignore"):
         H = factor.batch(grid) if factor.batch else np.column_stack([factor.values(a, data.X) for a in grid])
-    # h must change sign where y does, and nowhere else (judged where y ≠ 0:
-    # a controlled design often measures y = 0, e.g. at equal concentrations)
-    Hr = H[rows]
-    S = Hr * sign[rows][:, None]
-    good = np.all(np.isfinite(Hr) & (Hr != 0), axis=0) & (np.all(S > 0, axis=0) | np.all(S < 0, axis=0))
-    if not np.any(good):
-        return None
-    A, sw, Aw = st.design
-    with np.errstate(all="ignore"):
+        # h must change sign where y does, and nowhere else (judged where y ≠ 0:
+        # a controlled design often measures y = 0, e.g. at equal concentrations)
+        Hr = H[rows]
+        S = Hr * sign[rows][:, None]
+        good = (np.isfinite(Hr) & (Hr != 0)).all(axis=0) & ((S > 0).all(axis=0) | (S < 0).all(axis=0))
+        if not good.any():
+            return None
+        A, sw, Aw = st.design
         R = (base[:, None] - np.log(np.abs(H[:, good])))[rows]
-    try:
-        coef, *_ = np.linalg.lstsq(Aw, R * sw, rcond=None)
-    except (np.linalg.LinAlgError, ValueError):
-        return None
-    resid = np.sum(((A @ coef - R) * sw) ** 2, axis=0)
-    return coef, resid, [g for g, ok in zip(grid, good) if ok], H[:, good]
+        try:
+            coef, *_ = np.linalg.lstsq(Aw, R * sw, rcond=None)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+        resid = (((A @ coef - R) * sw) ** 2).sum(axis=0)
+    return coef, resid, list(itertools.compress(grid, good)), H[:, good]
+
+
+@functools.lru_cache(maxsize=64)
+def _spread(step: float, num: int) -> np.ndarray:
+    """np.geomspace(1 / step, step, num), made once per (step, num): _zoom and
+    first_cut ask for the same few (their steps are fixed) tens of thousands
+    of times a search, and geomspace's set-up costs more than the product.
+    Read-only, as it is shared."""
+    out = np.geomspace(1 / step, step, num)
+    out.flags.writeable = False
+    return out
 
 
 def _zoom(data: OutputData, factor: Factor, grid: tuple, step: float, st: _Setup, rounds: int):
@@ -263,7 +278,7 @@ def _zoom(data: OutputData, factor: Factor, grid: tuple, step: float, st: _Setup
             return None
         coef, resid, kept, H = fit
         col = int(np.argmin(resid))
-        grid = tuple(kept[col] * np.geomspace(1 / step, step, 9))
+        grid = tuple(kept[col] * _spread(step, 9))
         step = step ** 0.4
     return coef[:, col], kept[col], H[:, col]
 
@@ -335,7 +350,7 @@ def first_cut(data: OutputData, st: _Setup, factors: list[Factor]) -> dict[int, 
         (r, a), f = coarse[k]
         if a is None:
             continue
-        near = _log_fit(data, f, tuple(a * np.geomspace(1 / step, step, 7)), st)
+        near = _log_fit(data, f, tuple(a * _spread(step, 7)), st)
         if near is not None:
             cut[k] = min(r, float(np.min(near[1]))) + 2 * f.cost
     return cut
@@ -499,10 +514,19 @@ def function_factors(data: OutputData) -> list[Factor]:
                               lambda a, X, u=u, qfn=qfn, q=q: u.fn(a * (q if X is data.X else qfn(X))),
                               lambda a, u=u, qtree=qtree: u.tree(op("mul", a, qtree)),
                               u.cost + qcost, grid, qcost == 0.0,
-                              lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float)))))
+                              lambda g, u=u, q=q: u.fn(np.outer(q, np.asarray(g, float))),
+                              functools.partial(_unary_at, u.fn, qfn, q, data.X)))
         if qcost == 0.0 and text.count("^-") + text.count("·") and np.all(q > 0):
             out.append(_log_mix(text, qtree, qfn, q))
     return out
+
+
+def _unary_at(fn: Callable, qfn: Callable[[dict], np.ndarray], q: np.ndarray, X0: dict,
+              X: dict) -> Callable[[float], np.ndarray]:
+    """u(a·Q) at X as a function of a: Factor.values' u.fn(a·Q) with Q (q at the
+    readings X0, else qfn(X)) worked out once instead of at every call."""
+    qX = q if X is X0 else qfn(X)
+    return lambda a: fn(a * qX)
 
 
 #: Mixing fractions a screened in log-mix(a·Q) = log((Q + a)/(1 + a·Q)).
@@ -529,6 +553,12 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
         a = theta[1] if factor.grid else 0.0
         m = mono if X is data.X else _monomial_values(data, space, p, X)
         return tr.inverse(theta[0] * m * factor.values(a, X))
+
+    def at(X):  # for refine's calls at one X (a held-out refit's subset): the monomial and Q there once
+        m = mono if X is data.X else _monomial_values(data, space, p, X)
+        h = factor.at(X) if factor.at is not None else (lambda a: factor.values(a, X))
+        return lambda theta: tr.inverse(theta[0] * m * h(theta[1] if factor.grid else 0.0))
+    model.at = at
 
     theta0 = np.array([s.c, s.a] if factor.grid else [s.c])
     linear = not factor.grid and tr.name == "y"  # y = C·f(x): C in closed form

@@ -363,13 +363,26 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
         with np.errstate(all="ignore"):
             qs = scaled if X is data.X else qfn(X) / q0
             return t[0] * m * shape.fn(t[1], qs ** t[2]) ** (t[3] if outer else 1.0)
+
+    def full(t, X):
+        return model(t if outer else np.append(t, 1.0), X)
+
+    def at(X):  # for refine's calls at one X (a held-out refit's subset): M and Q/q0 there worked out once
+        m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
+        with np.errstate(all="ignore"):
+            qs = scaled if X is data.X else qfn(X) / q0
+
+        def at_X(t):  # under refine's errstate, around the whole fit
+            t = t if outer else np.append(t, 1.0)
+            return t[0] * m * shape.fn(t[1], qs ** t[2]) ** (t[3] if outer else 1.0)
+        return at_X
+    full.at = at
     theta0 = shape.to_scaled(np.array([s.c, s.a, a0, p0] if outer else [s.c, s.a, a0]), q0)
 
-    theta = _admissible(shape, refine(model if outer else (lambda t, X: model(np.append(t, 1.0), X)),
-                          theta0, data.X, data.y, data.sw, nfev=FIRST_NFEV)) if data.n > len(theta0) else None
+    theta = _admissible(shape, refine(full, theta0, data.X, data.y, data.sw, nfev=FIRST_NFEV)) \
+        if data.n > len(theta0) else None
     if theta is None:
         return None
-    full = (lambda t, X: model(t, X)) if outer else (lambda t, X: model(np.append(t, 1.0), X))
     err = scaled_errors(full(theta, data.X), data.y, data.sw)
     if float(np.max(err)) > HOPELESS_FIT:
         return None
