@@ -29,6 +29,7 @@ exponent, and it carries one more fitted constant, so the model choice
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections import Counter
@@ -368,9 +369,7 @@ def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callabl
         fn = OP_TABLE[node["op"]].numpy
         ufunc = _LEFT_FOLDS.get(fn.__name__)
         if ufunc is not None:  # the fold's ufunc applied left to right, without the fold's Python
-            expr = args[0]
-            for a in args[1:]:
-                expr = f"{name(ufunc)}({expr}, {a})"
+            expr = functools.reduce(lambda e, a: f"{name(ufunc)}({e}, {a})", args[1:], args[0])
         else:
             expr = f"{name(fn)}(" + ", ".join(args) + ")"
         if slots and free and path and not fitted:
