@@ -78,6 +78,7 @@ def _left_fold(ufunc: np.ufunc) -> Callable[..., Any]:
                 value = ufunc(value, x)
         return value
     apply.__name__ = f"left_fold_{ufunc.__name__}"
+    apply.ufunc = ufunc  # what it folds: a compiled model (relax._model) applies it step by step itself
     return apply
 
 

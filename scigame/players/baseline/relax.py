@@ -329,12 +329,6 @@ def bare(tree: Any) -> Any:
     return op("mul", *rest) if len(rest) > 1 else rest[0]
 
 
-#: The n-ary ops' numpy meanings (predictor_ops._left_fold: the ufunc applied left to
-#: right, in place after the first step) by their name, and the ufunc each folds: _model
-#: calls the ufunc once per step itself, the same values (in place or not) in the same order.
-_LEFT_FOLDS = {f"left_fold_{u.__name__}": u for u in (np.add, np.multiply, np.minimum, np.maximum)}
-
-
 def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callable[[np.ndarray, dict], np.ndarray]:
     """tree as a function of (theta, X), theta the numbers at paths (and the
     last of them also at the `tied` paths: one exponent shared by several
@@ -367,8 +361,8 @@ def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callabl
         fitted = any(p[:len(path)] == path for p in index)
         args = [emit(a, path + (j,), slots, fitted) for j, a in enumerate(node.get("args", []))]
         fn = OP_TABLE[node["op"]].numpy
-        ufunc = _LEFT_FOLDS.get(fn.__name__)
-        if ufunc is not None:  # the fold's ufunc applied left to right, without the fold's Python
+        ufunc = getattr(fn, "ufunc", None)  # an n-ary op's ufunc (predictor_ops._left_fold), called per step
+        if ufunc is not None:
             expr = functools.reduce(lambda e, a: f"{name(ufunc)}({e}, {a})", args[1:], args[0])
         else:
             expr = f"{name(fn)}(" + ", ".join(args) + ")"
