@@ -109,6 +109,15 @@ def best_scale(f: np.ndarray, y: np.ndarray, w: np.ndarray) -> Optional[float]:
     return c if math.isfinite(c) and c != 0 else None
 
 
+def model_at(model: Callable[[np.ndarray, dict], np.ndarray], X: dict) -> Callable[[np.ndarray], np.ndarray]:
+    """The model as a function of its constants alone at X, for the many calls
+    of one fit or one rounding at fixed X: its `at(X)` where it has one (the
+    parts without a constant worked out once, the same operations on the same
+    arrays; relax._model and most families' models), else model(t, X)."""
+    at = getattr(model, "at", None)
+    return at(X) if at is not None else (lambda t: model(t, X))
+
+
 def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, X: dict,
            y: np.ndarray, sw: np.ndarray, idx: Optional[np.ndarray] = None,
            nfev: int = 25) -> Optional[np.ndarray]:
@@ -130,10 +139,7 @@ def refine(model: Callable[[np.ndarray, dict], np.ndarray], theta0: np.ndarray, 
         # one errstate around the whole fit, not one per residual (hundreds per fit, and
         # entering one costs more than the residual itself): it only silences warnings
         with np.errstate(all="ignore"):
-            # relax._model works out what does not depend on theta once for this X, which nothing
-            # changes during the fit: the same operations on the same arrays
-            at = getattr(model, "at", None)
-            values = at(X) if at is not None else (lambda t: model(t, X))
+            values = model_at(model, X)
             if method == "lm" and len(theta0):
                 x = solve_lm(resid, theta0, nfev)  # least_squares' steps without its set-up (lm.py)
             else:
@@ -180,11 +186,8 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
     are what the law's author wrote (0.7, 1e-9), and they let the strict check see an exact constant instead of a
     fitted one; `rel` (half the output's relative tolerance) keeps a poorly
     determined constant from being rounded beyond what that check allows."""
-    # the model at X (its at(X), as refine uses it, where it has one: the parts
-    # without a constant worked out once for the many trials here)
     with np.errstate(all="ignore"):
-        at = getattr(model, "at", None)
-        values = at(X) if at is not None else (lambda t: model(t, X))
+        values = model_at(model, X)
 
     def worst(t):  # worst_error(model, t, X, y, sw)
         with np.errstate(all="ignore"):
