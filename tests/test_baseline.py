@@ -664,10 +664,11 @@ def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants
     """Issue 29, honest failure: the radiation-shifted cooling law (a sum of
     A·(T − Ta) and A·(T⁴ − Ta⁴)) is outside the search; a log-of-mixtures
     look-alike predicts new readings within the tolerance, but refitted on
-    every reading it moves a constant by tens of relative tolerances, and
-    again after it predicted three more readings with its new constants.
-    The baseline submits it as the best weak fit at low confidence (it was
-    submitted at confidence 0.955 before)."""
+    every reading it moves a constant by tens of relative tolerances; after
+    that, either it moves again, or it holds its constants while fitting
+    the noise-free readings only within the tolerance, not reproducing them
+    as a law does. The baseline submits it as the best weak fit at low
+    confidence (it was submitted at confidence 0.955, and once 0.958)."""
     from scigame.players.baseline.player import UNFIT_CAP
     from scigame.protocols import play_episode
     from scigame.records import EpisodeKey
@@ -682,7 +683,10 @@ def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants
     last = ep.turns[-1].action
     assert last.submission is not None and ep.outcome.steps < 64
     assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
-    assert "the second time it moved" in last.notes and "best weak fit" in last.submission.explanation
+    # the second move is either the refit moving again or the law, holding its constants, fitting
+    # these noise-free readings only within the tolerance (not reproducing them)
+    assert "moved a constant by" in last.notes and "an approximation, not the law" in last.notes
+    assert "best weak fit" in last.submission.explanation
     assert not ep.outcome.protocol_ok and not ep.outcome.strict_success
 
 

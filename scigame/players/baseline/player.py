@@ -13,7 +13,7 @@ from . import design
 from .canonical import canonical_hyp
 from .discover import discover_ruling
 from .explain import texts
-from .fitting import scaled_errors
+from .fitting import exact_slack, scaled_errors
 from .identify import Hyp, identify
 from .memo import Memo
 from .relax import PASS_READINGS
@@ -193,17 +193,33 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
-def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> bool:
+def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict, exactly: bool = False) -> bool:
     """Whether `predictor` predicts every finite reading of every output
-    within its tolerance (the error scale Output.scale)."""
+    within its tolerance (the error scale Output.scale); with `exactly`,
+    within the slack of exact readings (fitting.exact_slack: it reproduces
+    them), and never where some output's readings are noisy or too coarse
+    to tell."""
     if not predictor:
         return False
     for o in outputs:
         ok = np.isfinite(Y[o.name])
         y, p = Y[o.name][ok], evaluate(predictor.get(o.name), X)
-        if p is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, o.scale(y)) > 1.0):
+        sw = o.scale(y)
+        within = exact_slack(o, sw) if exactly else 1.0
+        if p is None or within is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, sw) > within):
             return False
     return True
+
+
+def reproduces(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> Optional[bool]:
+    """Whether `predictor` reproduces exact readings (fits_every with
+    `exactly`); None where some output's readings are noisy or too coarse
+    to tell (fitting.exact_slack)."""
+    for o in outputs:
+        y = Y[o.name][np.isfinite(Y[o.name])]
+        if exact_slack(o, o.scale(y)) is None:
+            return None
+    return fits_every(predictor, outputs, X, Y, exactly=True)
 
 
 def _shape(predictor: Optional[dict]) -> Optional[dict]:
@@ -311,9 +327,12 @@ class BaselinePlayer(Player):
     #: had just predicted the last ones (see _decide's honest give-up).
     _confirming: Optional[Hyp] = None
     #: The readings there were when a refit of the tested form first moved
-    #: its constants (REFIT_DRIFT), and that form: it is tested again on
-    #: readings after them.
-    _retest: Optional[tuple[int, Any]] = None
+    #: its constants (REFIT_DRIFT), that form and how far it moved: it is
+    #: tested again on readings after them.
+    _retest: Optional[tuple[int, Any, float]] = None
+    #: Whether the second move was a law holding its constants that does
+    #: not reproduce noise-free readings (see _refit_moves).
+    _inexact: bool = False
     #: The searches in a row over every noise-free reading that found no law
     #: fitting them all (UNFIT_SEARCHES).
     _unfit_searches: int = 0
@@ -356,7 +375,7 @@ class BaselinePlayer(Player):
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
         lead = max(hyps, key=lambda h: h.confidence).predictor
-        same, drift, moved = self._refit_moves(state, lead, outputs, check_X, caps)
+        same, drift, moved = self._refit_moves(state, lead, outputs, (X, Y, check_X), caps)
         if state.protocol == "adaptive" and not state.must_submit and not self._tested(state, outputs, lead):
             caps.append(float(state.threshold) - 0.05)  # not yet tested on predictions
         if caps:
@@ -393,12 +412,18 @@ class BaselinePlayer(Player):
                                     drift if moved else 0.0)
         return self._experiment(hyps, outputs, point, why)
 
-    def _refit_moves(self, state: EpisodeState, lead: dict, outputs: list[Output], check_X: dict,
+    def _refit_moves(self, state: EpisodeState, lead: dict, outputs: list[Output], data: tuple,
                      caps: list[float]) -> tuple[bool, float, bool]:
         """(whether `lead` is of the form that predicted the last readings, how
         far its refit on all of them moved a constant, whether it moved the
         second time): a true law keeps its constants, an approximation's knobs
-        move. Appends the confidence caps that follows to `caps`."""
+        move. After a first move, a law that holds its constants but fits
+        noise-free readings only within the tolerance, not to their rounding
+        (it does not reproduce them, as a law does), counts as the second
+        move, with the first one's drift (`_inexact` says so). `data`: the
+        readings' X and Y and the domain's check sample. Appends the
+        confidence caps that follow to `caps`."""
+        X, Y, check_X = data
         n = len(state.observations)
         confirmed = self._confirming
         form = _shape(lead)
@@ -407,7 +432,10 @@ class BaselinePlayer(Player):
         # the second time this form's constants move: an approximation
         moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
         if drift > REFIT_DRIFT and not moved:
-            self._retest = (n, form)  # the first time: its new constants must predict new readings
+            self._retest = (n, form, drift)  # the first time: its new constants must predict new readings
+        elif not moved and same and self._retest is not None and n > self._retest[0] \
+                and reproduces(lead, outputs, X, Y) is False:
+            drift, moved, self._inexact = self._retest[2], True, True
         if moved:
             caps.append(UNFIT_CAP)
         elif self._retest is not None and n - self._retest[0] < PREDICTED_ENOUGH \
@@ -446,10 +474,14 @@ class BaselinePlayer(Player):
                      f"{RULED_OUT_MISFIT:g} tolerances, or a noise-free one by more than one in two searches "
                      "in a row), so not searched again: " + ", ".join(f"{fam} for {name}" for name, fam in ruled))
         if drift:
-            note += (f"; refitted on every measurement, the form that predicted the last ones moved a constant "
+            first = (f"; refitted on every measurement, a form that predicted the last ones moved a constant by "
+                     f"{drift:.3g} relative tolerances, and the law now in hand holds its constants but fits the "
+                     "noise-free measurements only within the tolerance, without reproducing them as a true law "
+                     "does to their rounding" if self._inexact else
+                     f"; refitted on every measurement, the form that predicted the last ones moved a constant "
                      f"by {drift:.3g} relative tolerances, the second time it moved (a true law refitted on more "
-                     "noise-free readings keeps its constants): an approximation, not the law, so the best "
-                     "weak fit" + (", submitted below the threshold (a protocol break)" if gave_up else
+                     "noise-free readings keeps its constants)")
+            note += (first + ": an approximation, not the law, so the best weak fit" + (", submitted below the threshold (a protocol break)" if gave_up else
                                    ", submitted at low confidence"))
         elif gave_up and unfit and self._unfit_searches >= UNFIT_SEARCHES:
             note += (f"; {self._unfit_searches} searches in a row, each over every measurement, found no law "
