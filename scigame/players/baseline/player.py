@@ -10,7 +10,7 @@ import numpy as np
 from ...records import Action, Experiment, Hypothesis, Submission, Usage
 from ..base import EpisodeState, Player
 from . import design
-from .canonical import canonical_hyp
+from .canonical import canonical_hyp, refitted
 from .discover import discover_ruling
 from .explain import texts
 from .fitting import exact_slack, scaled_errors
@@ -212,14 +212,27 @@ def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dic
 
 
 def reproduces(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> Optional[bool]:
-    """Whether `predictor` reproduces exact readings (fits_every with
-    `exactly`); None where some output's readings are noisy or too coarse
-    to tell (fitting.exact_slack)."""
+    """Whether `predictor`'s form reproduces exact readings: with its
+    constants refitted to them, unrounded (canonical.refitted: a true law's
+    constants rounded to short decimals may miss them by a fraction of a
+    tolerance, its refit does not), every prediction within their slack
+    (fitting.exact_slack); None where some output's readings are noisy or
+    too coarse to tell."""
+    if not predictor:
+        return False
+    verdict = True
     for o in outputs:
-        y = Y[o.name][np.isfinite(Y[o.name])]
-        if exact_slack(o, o.scale(y)) is None:
+        ok = np.isfinite(Y[o.name])
+        y = Y[o.name][ok]
+        sw = o.scale(y)
+        slack = exact_slack(o, sw)
+        if slack is None:
             return None
-    return fits_every(predictor, outputs, X, Y, exactly=True)
+        Xo = {k: np.broadcast_to(v, ok.shape)[ok] for k, v in X.items()}
+        tree = predictor.get(o.name)
+        p = evaluate(refitted(tree, Xo, y, sw) if tree is not None else None, Xo)
+        verdict = verdict and p is not None and not np.any(scaled_errors(np.broadcast_to(p, y.shape), y, sw) > slack)
+    return verdict
 
 
 def _shape(predictor: Optional[dict]) -> Optional[dict]:
