@@ -59,7 +59,8 @@ def test_the_law_in_hand_is_kept_when_the_search_loses_it(monkeypatch):
 def test_the_search_answers_when_it_fits_or_the_law_in_hand_misses(monkeypatch):
     law = {"y": op("mul", 2.0, var("x"))}
     ys = 2.0 * np.linspace(1.0, 3.0, 10)
-    hyps, misfit = _search_once(monkeypatch, law, 0.4, 0.8, ys)  # the new search fits: its answer
+    inexact = ys * (1 + 0.004 * np.cos(np.arange(10)))  # within the tolerance, not reproduced
+    hyps, misfit = _search_once(monkeypatch, law, 0.4, 0.8, inexact)  # the new search fits: its answer
     assert hyps[0].statement == "y = 3 + x" and misfit == 0.8
     off = ys.copy()
     off[3] *= 1.05  # the law in hand misses a reading by 5 tolerances
@@ -103,3 +104,14 @@ def test_reproduces_tells_exact_readings_only():
     assert player.reproduces(law, [noisy], {"x": x}, {"y": curved}) is None
     coarse = Output("y", "1", 0.0, 0.01, resolution=0.01)
     assert player.reproduces(law, [coarse], {"x": x}, {"y": curved}) is None
+
+
+def test_the_law_in_hand_that_reproduces_exact_readings_is_kept(monkeypatch):
+    """Noise-free readings of 2·x (resolution 0: exact): the law in hand
+    reproduces every one, the new search's leader (3 + x, stubbed) fits
+    within the tolerance by its misfit but its form does not reproduce
+    them: the law in hand is kept."""
+    law = {"y": op("mul", 2.0, var("x"))}
+    ys = 2.0 * np.linspace(1.0, 3.0, 10)
+    hyps, misfit = _search_once(monkeypatch, law, 0.4, 0.8, ys)
+    assert hyps[0].predictor is law and misfit == 0.4

@@ -353,8 +353,8 @@ class BaselinePlayer(Player):
     #: given from (the searched ones updated by the readings since), and their
     #: held-out misfit; kept when the new search fits the readings worse.
     _held: Optional[tuple[list[Hyp], float]] = None
-    #: Whether that answer was kept over the new search's (the note says so).
-    _kept: bool = False
+    #: Why that answer was kept over the new search's, if it was (the note says so).
+    _kept: str = ""
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
@@ -419,7 +419,7 @@ class BaselinePlayer(Player):
             try:
                 return self._decide(state)
             finally:
-                self._confirming, self._held, self._kept = None, None, False
+                self._confirming, self._held, self._kept = None, None, ""
         if submit or gave_up:
             return self._submission(state, hyps, top, inputs, outputs, (X, Y, check_X), point, gave_up, unfit,
                                     drift if moved else 0.0)
@@ -479,8 +479,7 @@ class BaselinePlayer(Player):
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
                      "rivals by a tolerance, so they predict alike wherever it can be tested")
         if self._kept:
-            note += ("; the search over every measurement led with a law that misses one held out, while this "
-                     "one predicted the last ones before they were made and fits them all: kept")
+            note += f"; the search over every measurement led with a law that {self._kept}: kept"
         ruled = [(name, fam) for name, fam in getattr(self, "_ruled_out", ()) if not fam.endswith(STRUCK)]
         if ruled:
             note += ("; ruled out by the evidence (a best law missing a reading by more than "
@@ -545,15 +544,30 @@ class BaselinePlayer(Player):
             self._ruled_out = excluded
             if n >= PASS_READINGS and not any(o.noisy for o in outputs):
                 self._unfit_searches = self._unfit_searches + 1 if fitted > 1.0 else 0
-            if self._held is not None and misfit > 1.0 >= self._held[1] \
-                    and fits_every(self._confirming, outputs, X, Y):
-                # the search over every reading leads with a law that misses
-                # one, held out, yet the law in hand predicted the new ones and
-                # fits them all: the search lost it, the readings did not
+            # the search over every reading leads with a law that misses one,
+            # held out (or, with exact readings, whose form does not
+            # reproduce them), yet the law in hand predicted the new ones and
+            # fits them all (its form reproduces them): the search lost it,
+            # the readings did not
+            kept = ""
+            if self._held is not None and self._held[1] <= 1.0 and fits_every(self._confirming, outputs, X, Y):
+                if misfit > 1.0:
+                    kept = "misses one held out, while this one predicted the last ones before they were made and " \
+                           "fits them all"
+                elif self._lost_exact(hyps, outputs, X, Y):
+                    kept = "does not reproduce the exact measurements, while this one predicted the last ones " \
+                           "before they were made and reproduces them all"
+            if kept:
                 hyps, misfit = self._held
-                self._unfit_searches, self._kept = 0, True
+                self._unfit_searches, self._kept = 0, kept
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
+
+    def _lost_exact(self, hyps: list[Hyp], outputs: list[Output], X: dict, Y: dict) -> bool:
+        """With exact readings: the law in hand's form reproduces every one
+        of them and the new search's leader's does not (reproduces)."""
+        lead = max(hyps, key=lambda h: h.confidence).predictor if hyps else None
+        return reproduces(self._confirming, outputs, X, Y) is True and reproduces(lead, outputs, X, Y) is False
 
     @staticmethod
     def _tested(state: EpisodeState, outputs: list[Output], lead: dict) -> bool:

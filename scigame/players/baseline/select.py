@@ -37,7 +37,9 @@ HELD_OUT_EXTRA = 3
 #: Held-out points per law at most.
 HELD_OUT_POINTS = 12
 #: With noise-free readings, a law whose held-out predictions all land
-#: within the readings' slack (fitting.exact_slack) reproduces them: it is
+#: within the readings' slack (fitting.exact_slack) and one more resolution
+#: step (the held-out reading is rounded, and so are those its refit stands
+#: on) reproduces them: it is
 #: the law, or its exact equal, not an approximation that stays inside the
 #: tolerance; such a law gains EXACT_BONUS nats, more than any difference
 #: of description length between the candidates (e^(−0.96·uv/c²) is 0.9
@@ -142,6 +144,8 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
         return 0.5 * float(np.sum(np.minimum(f.loo, 30) ** 2)) + penalty[id(f)]
     kept.sort(key=proxy)
     slack = exact_slack(output, sw)  # None: readings too coarse (or noisy) to tell an exact law from a close one
+    if slack is not None:
+        slack = slack + output.resolution / sw  # held out, rounded readings on both sides of the refit
     line = proxy(kept[0]) + HELD_OUT_MARGIN if kept else math.inf
     def test(laws: list[Law]) -> None:
         for law in laws:
