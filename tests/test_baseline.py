@@ -664,10 +664,11 @@ def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants
     """Issue 29, honest failure: the radiation-shifted cooling law (a sum of
     A·(T − Ta) and A·(T⁴ − Ta⁴)) is outside the search; a log-of-mixtures
     look-alike predicts new readings within the tolerance, but refitted on
-    every reading it moves a constant by tens of relative tolerances, and
-    again after it predicted three more readings with its new constants.
-    The baseline submits it as the best weak fit at low confidence (it was
-    submitted at confidence 0.955 before)."""
+    every reading it moves a constant by tens of relative tolerances; after
+    that, either it moves again, or it holds its constants while fitting
+    the noise-free readings only within the tolerance, not reproducing them
+    as a law does. The baseline submits it as the best weak fit at low
+    confidence (it was submitted at confidence 0.955, and once 0.958)."""
     from scigame.players.baseline.player import UNFIT_CAP
     from scigame.protocols import play_episode
     from scigame.records import EpisodeKey
@@ -682,8 +683,42 @@ def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants
     last = ep.turns[-1].action
     assert last.submission is not None and ep.outcome.steps < 64
     assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
-    assert "the second time it moved" in last.notes and "best weak fit" in last.submission.explanation
+    # the second move is either the refit moving again or the law, holding its constants, fitting
+    # these noise-free readings only within the tolerance (not reproducing them)
+    assert "moved a constant by" in last.notes and "an approximation, not the law" in last.notes
+    assert "best weak fit" in last.submission.explanation
     assert not ep.outcome.protocol_ok and not ep.outcome.strict_success
+
+
+def test_adaptive_gives_up_on_a_law_that_holds_its_constants_without_reproducing_exact_readings(tmp_path):
+    """Issue 29, honest failure: absorbance with stray light,
+    −log(e^(−ε·l·c)·(1 − 0.098) + 0.098), is outside the search. Its
+    look-alike's refit moves a constant once; retested, it keeps its
+    constants but, even refitted, fits the noise-free readings only within
+    the tolerance (it was submitted at full confidence). It is submitted as
+    the best weak fit at low confidence, and the note says why; the
+    submitted law misses some reading by more than the slack of exact
+    readings, computed here with the game's evaluator."""
+    from scigame.players.baseline.player import UNFIT_CAP
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = scigame.load_card(CARDS.parent.parent / "benchmarks" / "shifted" / "dev2" / "absorbance_term_44.sci",
+                             cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
+                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
+    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    last = ep.turns[-1].action
+    assert last.submission is not None and ep.outcome.steps < 64
+    assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
+    assert "without reproducing them" in last.notes and "an approximation, not the law" in last.notes
+    assert not ep.outcome.strict_success
+    obs = [t.response.observation for t in ep.turns if t.response is not None and t.response.observation]
+    grid = {k: np.array([o.inputs[k] for o in obs]) for k in obs[0].inputs}
+    y = np.array([o.outputs["A"] for o in obs])
+    pred = evaluate_predictor(last.submission.predictor, grid)["A"]
+    assert np.max(np.abs(pred - y) / (card.data.outputs[0].tol_abs + card.data.outputs[0].tol_rel
+                                      * np.abs(y))) > 1e-3
 
 
 @pytest.mark.slow

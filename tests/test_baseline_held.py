@@ -59,7 +59,8 @@ def test_the_law_in_hand_is_kept_when_the_search_loses_it(monkeypatch):
 def test_the_search_answers_when_it_fits_or_the_law_in_hand_misses(monkeypatch):
     law = {"y": op("mul", 2.0, var("x"))}
     ys = 2.0 * np.linspace(1.0, 3.0, 10)
-    hyps, misfit = _search_once(monkeypatch, law, 0.4, 0.8, ys)  # the new search fits: its answer
+    inexact = ys * (1 + 0.004 * np.cos(np.arange(10)))  # within the tolerance, not reproduced
+    hyps, misfit = _search_once(monkeypatch, law, 0.4, 0.8, inexact)  # the new search fits: its answer
     assert hyps[0].statement == "y = 3 + x" and misfit == 0.8
     off = ys.copy()
     off[3] *= 1.05  # the law in hand misses a reading by 5 tolerances
@@ -67,3 +68,50 @@ def test_the_search_answers_when_it_fits_or_the_law_in_hand_misses(monkeypatch):
     assert hyps[0].statement == "y = 3 + x" and misfit == 2.5
     hyps, misfit = _search_once(monkeypatch, law, 1.5, 2.5, ys)  # it mispredicted a new reading
     assert hyps[0].statement == "y = 3 + x"
+
+
+def test_fits_every_exactly_by_hand():
+    """Exactly: every reading within a thousandth of a tolerance (plus the
+    resolution step); readings too coarse (resolution a tenth of the
+    tolerance) or noisy cannot tell, so nothing reproduces them."""
+    x = np.array([1.0, 2.0, 3.0])
+    law = {"y": op("mul", 2.0, var("x"))}
+    # 2·x·(1 + 5e-6): 5e-4 tolerances off (the scale is 1 % of the reading), within 1e-3
+    assert player.fits_every(law, [OUT], {"x": x}, {"y": 2.0 * x * (1 + 5e-6)}, exactly=True)
+    # 2·x·(1 + 2e-5): 2e-3 tolerances off
+    assert not player.fits_every(law, [OUT], {"x": x}, {"y": 2.0 * x * (1 + 2e-5)}, exactly=True)
+    assert player.fits_every(law, [OUT], {"x": x}, {"y": 2.0 * x * (1 + 2e-5)})
+    coarse = Output("y", "1", 0.0, 0.01, resolution=0.01)  # 0.01 against a scale of 0.02..0.06
+    assert not player.fits_every(law, [coarse], {"x": x}, {"y": 2.0 * x}, exactly=True)
+
+
+def test_reproduces_tells_exact_readings_only():
+    """reproduces: whether the form, its constants refitted, lands within
+    the slack of exact readings; None where noise or a coarse resolution
+    cannot tell a law from a close look-alike (the give-up after a refit
+    moved reads None as "cannot say", never as "an approximation")."""
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    law = {"y": op("mul", 2.4, var("x"))}
+    # 2.5·x read exactly: 2.4·x misses by 4 % (4 tolerances) but its refit is 2.5·x
+    assert not player.fits_every(law, [OUT], {"x": x}, {"y": 2.5 * x})
+    assert player.reproduces(law, [OUT], {"x": x}, {"y": 2.5 * x}) is True
+    # 2.5·x^1.003 (independently, 2.5·x·exp(0.003·ln x): up to 0.4 % off a line through the origin):
+    # no constant factor reproduces it, while 2.5·x fits it within the tolerance
+    curved = 2.5 * x * np.exp(0.003 * np.log(x))
+    assert player.fits_every({"y": op("mul", 2.5, var("x"))}, [OUT], {"x": x}, {"y": curved})
+    assert player.reproduces(law, [OUT], {"x": x}, {"y": curved}) is False
+    noisy = Output("y", "1", 0.0, 0.01, noise_rel=0.001)
+    assert player.reproduces(law, [noisy], {"x": x}, {"y": curved}) is None
+    coarse = Output("y", "1", 0.0, 0.01, resolution=0.01)
+    assert player.reproduces(law, [coarse], {"x": x}, {"y": curved}) is None
+
+
+def test_the_law_in_hand_that_reproduces_exact_readings_is_kept(monkeypatch):
+    """Noise-free readings of 2·x (resolution 0: exact): the law in hand
+    reproduces every one, the new search's leader (3 + x, stubbed) fits
+    within the tolerance by its misfit but its form does not reproduce
+    them: the law in hand is kept."""
+    law = {"y": op("mul", 2.0, var("x"))}
+    ys = 2.0 * np.linspace(1.0, 3.0, 10)
+    hyps, misfit = _search_once(monkeypatch, law, 0.4, 0.8, ys)
+    assert hyps[0].predictor is law and misfit == 0.4

@@ -178,3 +178,21 @@ def test_an_exact_law_beyond_the_held_out_top_still_gets_its_test():
     ranked = rank(looks + [exact], X, y, out, CHECK)
     assert exact.held_out and float(np.max(exact.loo)) < 1e-9
     assert ranked[0] is exact
+
+
+def test_an_exact_law_on_rounded_readings_keeps_its_standing():
+    """Readings of 2.0435·x² rounded to 0.001 (exact readings: the step is
+    under EXACT_READINGS tolerances). Refitted without a reading, the exact
+    law misses it by up to 1.29 times (the step + EXACT_SCALE), by hand:
+    the held-out reading is rounded and so are the seven its refit stands
+    on. Within two steps it is still exact, and beats a shorter look-alike."""
+    out = Output("y", "1", 0.0, 0.01, resolution=0.001)
+    y = np.round(2.0435 * X["x"] ** 2 / 0.001) * 0.001
+    sw = out.scale(y)
+    e = held_out(lambda x: x ** 2, y, out)
+    one_step = 0.001 / sw + 1e-3
+    assert np.any(e > one_step) and np.all(e <= one_step + 0.001 / sw)
+    exact = scaled_law(lambda x: x ** 2, powr(2), y, out, complexity=2.0, text="exact")
+    near = scaled_law(lambda x: x ** 2.003, powr(2.003), y, out, text="near")
+    assert np.max(held_out(lambda x: x ** 2.003, y, out)) < 1.0  # the look-alike is within the tolerance
+    assert [f.text for f in rank([near, exact], X, y, out, CHECK)] == ["exact", "near"]

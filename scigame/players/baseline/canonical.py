@@ -224,13 +224,27 @@ def _fitted(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray, rel: float) -> li
     theta0 = np.array(_free(tree))
     if len(theta0) == 0:
         return [(0, tree)]
-
-    def model(t, Xs):
-        v = evaluate(_with(tree, list(t)), Xs)
-        return np.full(len(next(iter(Xs.values()))), np.nan) if v is None else v
+    model = _model(tree)
     starts = [(0, theta0), (1, refine(model, theta0, X, y, sw, nfev=50))]
     return [(refitted, refold(_with(tree, list(snap_decimals(model, t, X, y, sw, rel)))))
             for refitted, t in starts if t is not None]
+
+
+def _model(tree: Any):
+    """The tree as a model of its free constants (_free), for fitting.refine."""
+    def model(t, Xs):
+        v = evaluate(_with(tree, list(t)), Xs)
+        return np.full(len(next(iter(Xs.values()))), np.nan) if v is None else v
+    return model
+
+
+def refitted(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray) -> Any:
+    """The tree with its free constants (_free: exponents and integers
+    stay) refitted to the readings, unrounded; the tree itself when it has
+    none or the fit fails."""
+    theta0 = np.array(_free(tree))
+    theta = refine(_model(tree), theta0, X, y, sw, nfev=50) if len(theta0) else None
+    return tree if theta is None else _with(tree, list(theta))
 
 
 def _errors(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:

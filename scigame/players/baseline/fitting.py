@@ -171,6 +171,26 @@ def rounding_bound(worst: float) -> float:
     return max(0.3, 1.5 * worst)
 
 
+#: With noise-free readings, a law whose predictions all land within a
+#: resolution step (the rounding, as it moves the refitted constants) plus
+#: EXACT_SCALE tolerances of the readings reproduces them: the law, or its
+#: exact equal, not an approximation that stays inside the tolerance. Only
+#: where that bound is at most EXACT_READINGS tolerances can readings tell
+#: the two apart.
+EXACT_SCALE = 1e-3
+EXACT_READINGS = 0.05
+
+
+def exact_slack(output, sw: np.ndarray) -> Optional[np.ndarray]:
+    """Per reading, how far (in tolerances) a law that reproduces exact
+    readings may miss them; None where the readings are noisy or too coarse
+    to tell an exact law from a close one."""
+    slack = output.resolution / sw + EXACT_SCALE
+    if output.noisy or np.size(slack) == 0 or float(np.max(slack)) > EXACT_READINGS:
+        return None
+    return slack
+
+
 #: A constant whose removal moves no scaled error by more than this many
 #: tolerances is numerical residue, not part of the law: snap_decimals sets it to 0.
 RESIDUE = 1e-6

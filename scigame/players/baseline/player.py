@@ -10,10 +10,10 @@ import numpy as np
 from ...records import Action, Experiment, Hypothesis, Submission, Usage
 from ..base import EpisodeState, Player
 from . import design
-from .canonical import canonical_hyp
+from .canonical import canonical_hyp, refitted
 from .discover import discover_ruling
 from .explain import texts
-from .fitting import scaled_errors
+from .fitting import exact_slack, scaled_errors
 from .identify import Hyp, identify
 from .memo import Memo
 from .relax import PASS_READINGS
@@ -193,17 +193,46 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
-def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> bool:
+def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict, exactly: bool = False) -> bool:
     """Whether `predictor` predicts every finite reading of every output
-    within its tolerance (the error scale Output.scale)."""
+    within its tolerance (the error scale Output.scale); with `exactly`,
+    within the slack of exact readings (fitting.exact_slack: it reproduces
+    them), and never where some output's readings are noisy or too coarse
+    to tell."""
     if not predictor:
         return False
     for o in outputs:
         ok = np.isfinite(Y[o.name])
         y, p = Y[o.name][ok], evaluate(predictor.get(o.name), X)
-        if p is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, o.scale(y)) > 1.0):
+        sw = o.scale(y)
+        within = exact_slack(o, sw) if exactly else 1.0
+        if p is None or within is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, sw) > within):
             return False
     return True
+
+
+def reproduces(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> Optional[bool]:
+    """Whether `predictor`'s form reproduces exact readings: with its
+    constants refitted to them, unrounded (canonical.refitted: a true law's
+    constants rounded to short decimals may miss them by a fraction of a
+    tolerance, its refit does not), every prediction within their slack
+    (fitting.exact_slack); None where some output's readings are noisy or
+    too coarse to tell."""
+    if not predictor:
+        return False
+    verdict = True
+    for o in outputs:
+        ok = np.isfinite(Y[o.name])
+        y = Y[o.name][ok]
+        sw = o.scale(y)
+        slack = exact_slack(o, sw)
+        if slack is None:
+            return None
+        Xo = {k: np.broadcast_to(v, ok.shape)[ok] for k, v in X.items()}
+        tree = predictor.get(o.name)
+        p = evaluate(refitted(tree, Xo, y, sw) if tree is not None else None, Xo)
+        verdict = verdict and p is not None and not np.any(scaled_errors(np.broadcast_to(p, y.shape), y, sw) > slack)
+    return verdict
 
 
 def _shape(predictor: Optional[dict]) -> Optional[dict]:
@@ -311,9 +340,12 @@ class BaselinePlayer(Player):
     #: had just predicted the last ones (see _decide's honest give-up).
     _confirming: Optional[Hyp] = None
     #: The readings there were when a refit of the tested form first moved
-    #: its constants (REFIT_DRIFT), and that form: it is tested again on
-    #: readings after them.
-    _retest: Optional[tuple[int, Any]] = None
+    #: its constants (REFIT_DRIFT), that form and how far it moved: it is
+    #: tested again on readings after them.
+    _retest: Optional[tuple[int, Any, float]] = None
+    #: Whether the second move was a law holding its constants that does
+    #: not reproduce noise-free readings (see _refit_moves).
+    _inexact: bool = False
     #: The searches in a row over every noise-free reading that found no law
     #: fitting them all (UNFIT_SEARCHES).
     _unfit_searches: int = 0
@@ -321,8 +353,8 @@ class BaselinePlayer(Player):
     #: given from (the searched ones updated by the readings since), and their
     #: held-out misfit; kept when the new search fits the readings worse.
     _held: Optional[tuple[list[Hyp], float]] = None
-    #: Whether that answer was kept over the new search's (the note says so).
-    _kept: bool = False
+    #: Why that answer was kept over the new search's, if it was (the note says so).
+    _kept: str = ""
 
     async def act(self, state: EpisodeState) -> tuple[Action, Usage]:
         with np.errstate(all="ignore"):  # odd data are handled, not reported by numpy
@@ -356,7 +388,7 @@ class BaselinePlayer(Player):
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
         lead = max(hyps, key=lambda h: h.confidence).predictor
-        same, drift, moved = self._refit_moves(state, lead, outputs, check_X, caps)
+        same, drift, moved = self._refit_moves(state, lead, outputs, (X, Y, check_X), caps)
         if state.protocol == "adaptive" and not state.must_submit and not self._tested(state, outputs, lead):
             caps.append(float(state.threshold) - 0.05)  # not yet tested on predictions
         if caps:
@@ -387,18 +419,24 @@ class BaselinePlayer(Player):
             try:
                 return self._decide(state)
             finally:
-                self._confirming, self._held, self._kept = None, None, False
+                self._confirming, self._held, self._kept = None, None, ""
         if submit or gave_up:
             return self._submission(state, hyps, top, inputs, outputs, (X, Y, check_X), point, gave_up, unfit,
                                     drift if moved else 0.0)
         return self._experiment(hyps, outputs, point, why)
 
-    def _refit_moves(self, state: EpisodeState, lead: dict, outputs: list[Output], check_X: dict,
+    def _refit_moves(self, state: EpisodeState, lead: dict, outputs: list[Output], data: tuple,
                      caps: list[float]) -> tuple[bool, float, bool]:
         """(whether `lead` is of the form that predicted the last readings, how
         far its refit on all of them moved a constant, whether it moved the
         second time): a true law keeps its constants, an approximation's knobs
-        move. Appends the confidence caps that follows to `caps`."""
+        move. After a first move, a law that holds its constants but fits
+        noise-free readings only within the tolerance, not to their rounding
+        (it does not reproduce them, as a law does), counts as the second
+        move, with the first one's drift (`_inexact` says so). `data`: the
+        readings' X and Y and the domain's check sample. Appends the
+        confidence caps that follow to `caps`."""
+        X, Y, check_X = data
         n = len(state.observations)
         confirmed = self._confirming
         form = _shape(lead)
@@ -407,7 +445,10 @@ class BaselinePlayer(Player):
         # the second time this form's constants move: an approximation
         moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
         if drift > REFIT_DRIFT and not moved:
-            self._retest = (n, form)  # the first time: its new constants must predict new readings
+            self._retest = (n, form, drift)  # the first time: its new constants must predict new readings
+        elif not moved and same and self._retest is not None and n > self._retest[0] \
+                and reproduces(lead, outputs, X, Y) is False:
+            drift, moved, self._inexact = self._retest[2], True, True
         if moved:
             caps.append(UNFIT_CAP)
         elif self._retest is not None and n - self._retest[0] < PREDICTED_ENOUGH \
@@ -438,18 +479,21 @@ class BaselinePlayer(Player):
             note += ("; no experiment left in the domain (the refused region excluded) tells it from its "
                      "rivals by a tolerance, so they predict alike wherever it can be tested")
         if self._kept:
-            note += ("; the search over every measurement led with a law that misses one held out, while this "
-                     "one predicted the last ones before they were made and fits them all: kept")
+            note += f"; the search over every measurement led with a law that {self._kept}: kept"
         ruled = [(name, fam) for name, fam in getattr(self, "_ruled_out", ()) if not fam.endswith(STRUCK)]
         if ruled:
             note += ("; ruled out by the evidence (a best law missing a reading by more than "
                      f"{RULED_OUT_MISFIT:g} tolerances, or a noise-free one by more than one in two searches "
                      "in a row), so not searched again: " + ", ".join(f"{fam} for {name}" for name, fam in ruled))
         if drift:
-            note += (f"; refitted on every measurement, the form that predicted the last ones moved a constant "
+            first = (f"; refitted on every measurement, a form that predicted the last ones moved a constant by "
+                     f"{drift:.3g} relative tolerances, and the law now in hand holds its constants but fits the "
+                     "noise-free measurements only within the tolerance, without reproducing them as a true law "
+                     "does to their rounding" if self._inexact else
+                     f"; refitted on every measurement, the form that predicted the last ones moved a constant "
                      f"by {drift:.3g} relative tolerances, the second time it moved (a true law refitted on more "
-                     "noise-free readings keeps its constants): an approximation, not the law, so the best "
-                     "weak fit" + (", submitted below the threshold (a protocol break)" if gave_up else
+                     "noise-free readings keeps its constants)")
+            note += (first + ": an approximation, not the law, so the best weak fit" + (", submitted below the threshold (a protocol break)" if gave_up else
                                    ", submitted at low confidence"))
         elif gave_up and unfit and self._unfit_searches >= UNFIT_SEARCHES:
             note += (f"; {self._unfit_searches} searches in a row, each over every measurement, found no law "
@@ -500,15 +544,30 @@ class BaselinePlayer(Player):
             self._ruled_out = excluded
             if n >= PASS_READINGS and not any(o.noisy for o in outputs):
                 self._unfit_searches = self._unfit_searches + 1 if fitted > 1.0 else 0
-            if self._held is not None and misfit > 1.0 >= self._held[1] \
-                    and fits_every(self._confirming, outputs, X, Y):
-                # the search over every reading leads with a law that misses
-                # one, held out, yet the law in hand predicted the new ones and
-                # fits them all: the search lost it, the readings did not
+            # the search over every reading leads with a law that misses one,
+            # held out (or, with exact readings, whose form does not
+            # reproduce them), yet the law in hand predicted the new ones and
+            # fits them all (its form reproduces them): the search lost it,
+            # the readings did not
+            kept = ""
+            if self._held is not None and self._held[1] <= 1.0 and fits_every(self._confirming, outputs, X, Y):
+                if misfit > 1.0:
+                    kept = "misses one held out, while this one predicted the last ones before they were made and " \
+                           "fits them all"
+                elif self._lost_exact(hyps, outputs, X, Y):
+                    kept = "does not reproduce the exact measurements, while this one predicted the last ones " \
+                           "before they were made and reproduces them all"
+            if kept:
                 hyps, misfit = self._held
-                self._unfit_searches, self._kept = 0, True
+                self._unfit_searches, self._kept = 0, kept
         self._memo = None if planning else Evidence(hyps, n, misfit, outputs, check_X)
         return hyps, misfit
+
+    def _lost_exact(self, hyps: list[Hyp], outputs: list[Output], X: dict, Y: dict) -> bool:
+        """With exact readings: the law in hand's form reproduces every one
+        of them and the new search's leader's does not (reproduces)."""
+        lead = max(hyps, key=lambda h: h.confidence).predictor if hyps else None
+        return reproduces(self._confirming, outputs, X, Y) is True and reproduces(lead, outputs, X, Y) is False
 
     @staticmethod
     def _tested(state: EpisodeState, outputs: list[Output], lead: dict) -> bool:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...predictor import PredictorInvalid, validate_predictor
-from .fitting import ERROR_CAP, Law, scaled_errors
+from .fitting import ERROR_CAP, Law, exact_slack, scaled_errors
 from .task import Output
 from .trees import evaluate
 
@@ -37,17 +37,14 @@ HELD_OUT_EXTRA = 3
 #: Held-out points per law at most.
 HELD_OUT_POINTS = 12
 #: With noise-free readings, a law whose held-out predictions all land
-#: within a resolution step (the rounding, as it moves the refitted
-#: constants) plus EXACT_SCALE tolerances of the readings reproduces them:
-#: it is the law, or its exact equal, not an approximation that stays
-#: inside the tolerance. Only where that bound is at most EXACT_READINGS
-#: tolerances can readings tell the two apart; there such a law gains
-#: EXACT_BONUS nats, more than any difference of description length
-#: between the candidates (e^(−0.96·uv/c²) is 0.9 nats shorter than
-#: 1/(1 + uv/c²)); among exact laws the shorter still wins.
-EXACT_SCALE = 1e-3
+#: within the readings' slack (fitting.exact_slack) and one more resolution
+#: step (the held-out reading is rounded, and so are those its refit stands
+#: on) reproduces them: it is
+#: the law, or its exact equal, not an approximation that stays inside the
+#: tolerance; such a law gains EXACT_BONUS nats, more than any difference
+#: of description length between the candidates (e^(−0.96·uv/c²) is 0.9
+#: nats shorter than 1/(1 + uv/c²)); among exact laws the shorter still wins.
 EXACT_BONUS = 10.0
-EXACT_READINGS = 0.05
 #: With noise-free readings, how many times finer than the tolerance the
 #: in-sample residuals are weighed: an exact reading that a law misses by
 #: half a tolerance is evidence against it, and a law that fits the
@@ -146,9 +143,9 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
     def proxy(f):  # in-sample errors, inflated as held-out ones would be
         return 0.5 * float(np.sum(np.minimum(f.loo, 30) ** 2)) + penalty[id(f)]
     kept.sort(key=proxy)
-    slack = output.resolution / sw + EXACT_SCALE
-    if output.noisy or float(np.max(slack)) > EXACT_READINGS:
-        slack = None  # readings too coarse (or noisy) to tell an exact law from a close one
+    slack = exact_slack(output, sw)  # None: readings too coarse (or noisy) to tell an exact law from a close one
+    if slack is not None:
+        slack = slack + output.resolution / sw  # held out, rounded readings on both sides of the refit
     line = proxy(kept[0]) + HELD_OUT_MARGIN if kept else math.inf
     def test(laws: list[Law]) -> None:
         for law in laws:
