@@ -156,12 +156,12 @@ def _zero_equilibrium(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
 def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Optional[Law]:
     qtree, qfn, qcost = arg.tree, arg.values, arg.cost
 
-    def model(theta, X):
-        return _model(np.asarray(X[init], float), qfn(X), theta)
-
     def at(X):  # for refine's hundreds of calls at one X: the initial values and Q worked out once
         x0, q = np.asarray(X[init], float), qfn(X)
         return lambda theta: _model(x0, q, theta)
+
+    def model(theta, X):  # its formula is at's
+        return at(X)(theta)
     model.at = at
     theta = refine(model, theta0, data.X, data.y, data.sw, nfev=60)
     if theta is None:

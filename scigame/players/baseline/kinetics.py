@@ -162,12 +162,12 @@ def _law(data: OutputData, tr: Transform, bases: list, s: tuple, a: float, arg: 
         return np.column_stack([b * E if with_e else b for b, (_, with_e) in zip(bases, picked)])
 
     def model_for(T, fixed):
-        def model(theta, X):
-            return tr.inverse(columns(X, theta[-1]) @ (T @ theta[:-1] + fixed))
-
         def at(X):  # for refine's hundreds of calls at one X: Q and the bases worked out once
             made = parts(X)
             return lambda theta: tr.inverse(columns(X, theta[-1], made) @ (T @ theta[:-1] + fixed))
+
+        def model(theta, X):  # its formula is at's
+            return at(X)(theta)
         model.at = at
         return model
 

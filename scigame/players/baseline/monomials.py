@@ -549,15 +549,13 @@ def law_from(data: OutputData, s: Screened) -> Optional[Law]:
     tr, space, factor, p = s.transform, s.space, s.factor, s.p
     mono = _monomial_values(data, space, p, data.X)  # the same at every refit step at the readings
 
-    def model(theta, X):
-        a = theta[1] if factor.grid else 0.0
-        m = mono if X is data.X else _monomial_values(data, space, p, X)
-        return tr.inverse(theta[0] * m * factor.values(a, X))
-
     def at(X):  # for refine's calls at one X (a held-out refit's subset): the monomial and Q there once
         m = mono if X is data.X else _monomial_values(data, space, p, X)
         h = factor.at(X) if factor.at is not None else (lambda a: factor.values(a, X))
         return lambda theta: tr.inverse(theta[0] * m * h(theta[1] if factor.grid else 0.0))
+
+    def model(theta, X):  # its formula is at's
+        return at(X)(theta)
     model.at = at
 
     theta0 = np.array([s.c, s.a] if factor.grid else [s.c])

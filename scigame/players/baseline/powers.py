@@ -358,15 +358,6 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
     with np.errstate(all="ignore"):
         scaled = q / q0  # Q/q0 at the readings, as the model works it out, once for the refits' hundreds of calls
 
-    def model(t, X):
-        m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
-        with np.errstate(all="ignore"):
-            qs = scaled if X is data.X else qfn(X) / q0
-            return t[0] * m * shape.fn(t[1], qs ** t[2]) ** (t[3] if outer else 1.0)
-
-    def full(t, X):
-        return model(t if outer else np.append(t, 1.0), X)
-
     def at(X):  # for refine's calls at one X (a held-out refit's subset): M and Q/q0 there worked out once
         m = mono if X is data.X else _monomial_values(data, s.space, s.p, X)
         with np.errstate(all="ignore"):
@@ -376,6 +367,10 @@ def _fit(data: OutputData, s: Screened, shape: Shape, qt: Any, qfn: Callable, a0
             t = t if outer else np.append(t, 1.0)
             return t[0] * m * shape.fn(t[1], qs ** t[2]) ** (t[3] if outer else 1.0)
         return at_X
+
+    def full(t, X):  # the model: its formula is at's
+        with np.errstate(all="ignore"):
+            return at(X)(t)
     full.at = at
     theta0 = shape.to_scaled(np.array([s.c, s.a, a0, p0] if outer else [s.c, s.a, a0]), q0)
 
