@@ -70,21 +70,6 @@ def test_the_search_answers_when_it_fits_or_the_law_in_hand_misses(monkeypatch):
     assert hyps[0].statement == "y = 3 + x"
 
 
-def test_fits_every_exactly_by_hand():
-    """Exactly: every reading within a thousandth of a tolerance (plus the
-    resolution step); readings too coarse (resolution a tenth of the
-    tolerance) or noisy cannot tell, so nothing reproduces them."""
-    x = np.array([1.0, 2.0, 3.0])
-    law = {"y": op("mul", 2.0, var("x"))}
-    # 2·x·(1 + 5e-6): 5e-4 tolerances off (the scale is 1 % of the reading), within 1e-3
-    assert player.fits_every(law, [OUT], {"x": x}, {"y": 2.0 * x * (1 + 5e-6)}, exactly=True)
-    # 2·x·(1 + 2e-5): 2e-3 tolerances off
-    assert not player.fits_every(law, [OUT], {"x": x}, {"y": 2.0 * x * (1 + 2e-5)}, exactly=True)
-    assert player.fits_every(law, [OUT], {"x": x}, {"y": 2.0 * x * (1 + 2e-5)})
-    coarse = Output("y", "1", 0.0, 0.01, resolution=0.01)  # 0.01 against a scale of 0.02..0.06
-    assert not player.fits_every(law, [coarse], {"x": x}, {"y": 2.0 * x}, exactly=True)
-
-
 def test_reproduces_tells_exact_readings_only():
     """reproduces: whether the form, its constants refitted, lands within
     the slack of exact readings; None where noise or a coarse resolution

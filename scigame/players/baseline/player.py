@@ -193,20 +193,15 @@ def prediction_misses(state: EpisodeState, outputs: list[Output], skip: int = 0)
     return 0  # not enough evidence yet to conclude anything
 
 
-def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict, exactly: bool = False) -> bool:
+def fits_every(predictor: Optional[dict], outputs: list[Output], X: dict, Y: dict) -> bool:
     """Whether `predictor` predicts every finite reading of every output
-    within its tolerance (the error scale Output.scale); with `exactly`,
-    within the slack of exact readings (fitting.exact_slack: it reproduces
-    them), and never where some output's readings are noisy or too coarse
-    to tell."""
+    within its tolerance (the error scale Output.scale)."""
     if not predictor:
         return False
     for o in outputs:
         ok = np.isfinite(Y[o.name])
         y, p = Y[o.name][ok], evaluate(predictor.get(o.name), X)
-        sw = o.scale(y)
-        within = exact_slack(o, sw) if exactly else 1.0
-        if p is None or within is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, sw) > within):
+        if p is None or np.any(scaled_errors(np.broadcast_to(p, ok.shape)[ok], y, o.scale(y)) > 1.0):
             return False
     return True
 
@@ -493,8 +488,9 @@ class BaselinePlayer(Player):
                      f"; refitted on every measurement, the form that predicted the last ones moved a constant "
                      f"by {drift:.3g} relative tolerances, the second time it moved (a true law refitted on more "
                      "noise-free readings keeps its constants)")
-            note += (first + ": an approximation, not the law, so the best weak fit" + (", submitted below the threshold (a protocol break)" if gave_up else
-                                   ", submitted at low confidence"))
+            note += (first + ": an approximation, not the law, so the best weak fit"
+                     + (", submitted below the threshold (a protocol break)" if gave_up else
+                        ", submitted at low confidence"))
         elif gave_up and unfit and self._unfit_searches >= UNFIT_SEARCHES:
             note += (f"; {self._unfit_searches} searches in a row, each over every measurement, found no law "
                      "that fits them all within the tolerance (more readings only make a law's fit worse): "
