@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Optional
 
 import numpy as np
 
@@ -28,7 +29,8 @@ def context_text(task: dict) -> str:
 
 def output_groups(inputs: list[Input], o: Output, X: dict, y: np.ndarray, check_X: dict,
                   context: str, constrained: bool = False, quick: bool = False,
-                  skip: frozenset[str] = frozenset()) -> tuple[list[Group], frozenset[str], float]:
+                  skip: frozenset[str] = frozenset(), refused: Optional[dict] = None
+                  ) -> tuple[list[Group], frozenset[str], float]:
     """The output's ranked groups of laws, the costly families the evidence
     rules out (search.ruled_out; `skip`: those ruled out before), and the
     in-sample misfit of the law that fits the readings best (tolerances;
@@ -42,7 +44,7 @@ def output_groups(inputs: list[Input], o: Output, X: dict, y: np.ndarray, check_
             found = search_found(OutputData(inputs, o, Xo, yo, analyse(inputs, o)), quick, skip=skip)
             excluded = ruled_out(found)
             best = min((law.fit_max for law in found.laws), default=math.inf)
-            laws = rank(found.laws, Xo, yo, o, check_X, constrained)
+            laws = rank(found.laws, Xo, yo, o, check_X, constrained, refused)
         except (ValueError, FloatingPointError, ZeroDivisionError, OverflowError, np.linalg.LinAlgError):
             laws = []
     if not laws:
@@ -58,7 +60,7 @@ def discover(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y:
 
 def discover_ruling(task: dict, inputs: list[Input], outputs: list[Output], X: dict, Y: dict,
                     check_X: dict, n_obs: int, quick: bool = False,
-                    skip: tuple[tuple[str, str], ...] = ()
+                    skip: tuple[tuple[str, str], ...] = (), refused: Optional[dict] = None
                     ) -> tuple[list[Hyp], float, tuple[tuple[str, str], ...], float]:
     """discover(), skipping the (output, family) pairs in `skip` that an
     earlier search of the same episode on fewer readings ruled out, and
@@ -68,7 +70,7 @@ def discover_ruling(task: dict, inputs: list[Input], outputs: list[Output], X: d
     context = context_text(task)
     constrained = bool(task.get("constraints"))
     searched = [output_groups(inputs, o, X, Y[o.name], check_X, context, constrained, quick,
-                              frozenset(fam for name, fam in skip if name == o.name)) for o in outputs]
+                              frozenset(fam for name, fam in skip if name == o.name), refused) for o in outputs]
     per_output = [groups for groups, _, _ in searched]
     excluded = tuple(sorted((o.name, fam) for o, (_, fams, _) in zip(outputs, searched) for fam in fams))
     fitted = max((best for _, _, best in searched), default=0.0)

@@ -160,6 +160,17 @@ def refit_drift(before: dict, after: dict, outputs: list[Output], check_X: dict)
     return worst if seen > REFIT_UNSEEN else 0.0
 
 
+def rejected_inputs(state: EpisodeState) -> list[dict]:
+    """The inputs of the experiments the world refused, in order."""
+    return [t.action.experiment.inputs for t in state.turns
+            if t.response is not None and t.response.rejected and t.action is not None and t.action.experiment]
+
+
+def _arrays(points: list[dict], inputs: list[Input]) -> dict[str, np.ndarray]:
+    """Points as one array per input (in the input's domain units, as X)."""
+    return {i.name: np.array([float(p.get(i.name, np.nan)) for p in points]) for i in inputs}
+
+
 def led_readings(turns) -> Iterator[tuple[Any, int]]:
     """Each turn of `turns` whose experiment was observed, newest first, with
     the index of the hypothesis that led (highest confidence, the first of
@@ -534,8 +545,9 @@ class BaselinePlayer(Player):
         # an Adaptive episode's later searches skip the costly families an
         # earlier one, on fewer of the same readings, ruled out (search.ruled_out)
         later = state.protocol == "adaptive" and not planning
+        refused = {"refused": _arrays(rejected_inputs(state), inputs)} if rejected_inputs(state) else {}
         hyps, misfit, excluded, fitted = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning,
-                                                  skip=getattr(self, "_ruled_out", ()) if later else ())
+                                                  skip=getattr(self, "_ruled_out", ()) if later else (), **refused)
         if later:
             self._ruled_out = excluded
             if n >= PASS_READINGS and not any(o.noisy for o in outputs):
@@ -606,8 +618,6 @@ class BaselinePlayer(Player):
         left, _ = self._plan_left(state, inputs, sampler.allowed)
         if left:
             return (*left[0], math.inf)
-        rejected = [t.action.experiment.inputs for t in state.turns
-                    if t.response is not None and t.response.rejected and t.action is not None
-                    and t.action.experiment]
         known = [dict(ob.inputs) for ob in state.observations]
-        return design.choose(inputs, outputs, hyps, sampler, known, rejected, int(state.seed), len(state.turns))
+        return design.choose(inputs, outputs, hyps, sampler, known, rejected_inputs(state), int(state.seed),
+                             len(state.turns))

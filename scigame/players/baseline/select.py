@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -52,25 +53,36 @@ EXACT_BONUS = 10.0
 EXACT_GAIN = 3.0
 
 
-def _valid(law: Law, check_X: dict, X: dict, constrained: bool) -> bool:
+def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optional[dict] = None) -> bool:
     """Defined on the whole domain; on a card with constraints (which the
     player cannot evaluate), defined at every observed point and at most of
-    the domain (undefined check points become NaN)."""
+    the domain (undefined check points become NaN); where the world refused
+    experiments (`refused`: their inputs), also a law undefined at every one
+    of them, however much of the domain that is: it predicts the refusals
+    (asin(1.5·sin θ) past the critical angle)."""
     try:
         validate_predictor({"y": law.tree}, list(check_X), ["y"])
     except PredictorInvalid:
         return False
     chk = evaluate(law.tree, check_X)
-    if chk is None and constrained:
+    if chk is None and (constrained or refused):
         from ...symbolic import evaluate_tree
         chk = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
-        if np.mean(np.isnan(chk)) > 0.5:
+        if np.mean(np.isnan(chk)) > 0.5 and not (refused and _predicts_refusals(law.tree, refused)):
             return False
     obs = evaluate(law.tree, X) if X and len(next(iter(X.values()))) else np.zeros(0)
     if chk is None or obs is None or np.nanmax(np.abs(chk), initial=0) > 1e300:
         return False
     law.check, law.predict_obs = chk, obs
     return True
+
+
+def _predicts_refusals(tree, refused: dict) -> bool:
+    """The law is undefined at every point the world refused."""
+    from ...symbolic import evaluate_tree
+    with np.errstate(all="ignore"):
+        v = np.asarray(evaluate_tree(tree, refused), dtype=float)
+    return bool(v.size) and not np.any(np.isfinite(v))
 
 
 def _held_out(law: Law, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:
@@ -123,12 +135,13 @@ def _further(laws: list[Law], y: np.ndarray, sw: np.ndarray, slack) -> list[Law]
 
 
 def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
-         constrained: bool = False) -> list[Law]:
-    """Valid laws, best first, with held-out errors and scores."""
+         constrained: bool = False, refused: Optional[dict] = None) -> list[Law]:
+    """Valid laws (_valid; `refused`: the inputs of the experiments the world
+    refused), best first, with held-out errors and scores."""
     seen, kept = set(), []
     for law in sorted(laws, key=lambda f: f.k):  # of equal trees, the one with the fewest constants
         key = repr(law.tree)
-        if key not in seen and _valid(law, check_X, X, constrained):
+        if key not in seen and _valid(law, check_X, X, constrained, refused):
             seen.add(key)
             kept.append(law)
     n = len(y)
