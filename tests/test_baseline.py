@@ -721,6 +721,23 @@ def test_adaptive_gives_up_on_a_law_that_holds_its_constants_without_reproducing
                                       * np.abs(y))) > 1e-3
 
 
+def test_snell_is_recovered_once_the_world_refuses_past_the_critical_angle(tmp_path):
+    """Snell's law, original world, over 0..90°: asin(1.5·sin θ1) is
+    undefined past the critical angle, 54% of the range, and was dropped
+    as undefined there. The Adaptive player measures past it (refused: no
+    refracted ray), and the law, undefined at that refused point, is then
+    admitted and recovered strictly."""
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = scigame.load_card(CARDS / "snell.sci", cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="original",
+                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
+    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    assert any(t.response is not None and t.response.rejected for t in ep.turns)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok
+
+
 @pytest.mark.slow
 def test_adaptive_gives_up_when_two_searches_in_a_row_fit_nothing(tmp_path):
     """The distillation law (a teacher's law inside a student's) is outside

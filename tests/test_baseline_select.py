@@ -196,3 +196,22 @@ def test_an_exact_law_on_rounded_readings_keeps_its_standing():
     near = scaled_law(lambda x: x ** 2.003, powr(2.003), y, out, text="near")
     assert np.max(held_out(lambda x: x ** 2.003, y, out)) < 1.0  # the look-alike is within the tolerance
     assert [f.text for f in rank([near, exact], X, y, out, CHECK)] == ["exact", "near"]
+
+
+def test_a_law_undefined_where_the_world_refused_is_admitted():
+    """y = 3·√(5 − x) read at x in 1..4, its domain sampled over 1..12:
+    the law is undefined past 5, over 7/11 of the sample. Without refusals
+    a law undefined over most of the domain is dropped; when the world has
+    refused x = 6 and 7.5, where the law is undefined too, it is admitted
+    (it predicts the refusals); a refusal where it is defined (x = 2.5)
+    does not admit it."""
+    out = Output("y", "1", 0.0, 0.01)
+    y = 3.0 * np.sqrt(5.0 - X["x"])
+    check = {"x": np.linspace(1.0, 12.0, 50)}  # undefined past 5: 7/11 of the sample
+
+    def law():
+        return scaled_law(lambda x: np.sqrt(5.0 - x), lambda c: op("mul", c, op("sqrt", op("sub", 5.0, var("x")))),
+                          y, out, text="root")
+    assert rank([law()], X, y, out, check) == []
+    assert [f.text for f in rank([law()], X, y, out, check, refused={"x": np.array([6.0, 7.5])})] == ["root"]
+    assert rank([law()], X, y, out, check, refused={"x": np.array([6.0, 2.5])}) == []
