@@ -55,11 +55,12 @@ EXACT_GAIN = 3.0
 
 def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optional[dict] = None) -> bool:
     """Defined on the whole domain; on a card with constraints (which the
-    player cannot evaluate), defined at every observed point and at most of
-    the domain (undefined check points become NaN); where the world refused
-    experiments (`refused`: their inputs), also a law undefined at every one
-    of them, however much of the domain that is: it predicts the refusals
-    (asin(1.5·sin θ) past the critical angle)."""
+    player cannot evaluate), or where the world refused experiments (they
+    show a constraint; `refused`: their inputs), defined at every observed
+    point and at most of the domain (undefined check points become NaN);
+    where it refused, also a law undefined at every refused point, however
+    much of the domain that is: it predicts the refusals (asin(1.5·sin θ)
+    past the critical angle)."""
     try:
         validate_predictor({"y": law.tree}, list(check_X), ["y"])
     except PredictorInvalid:
