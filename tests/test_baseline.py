@@ -17,6 +17,7 @@ from scigame.predictor import evaluate_predictor, validate_predictor
 from scigame.records import CONFIDENCE_SLACK, Action, Observation, OracleResponse, Turn
 
 CARDS = Path(__file__).resolve().parent.parent / "cards" / "historical"
+SHIFTED = CARDS.parent.parent / "benchmarks" / "shifted"
 ALL_CARDS = sorted(p.stem for p in CARDS.glob("*.sci"))
 
 
@@ -638,6 +639,19 @@ def test_statement_keeps_the_names_of_inputs_ending_in_a():
     assert "omega" in text and "alpha" in text, text
 
 
+
+def _adaptive_discovery(path, env: str, tmp_path):
+    """(the card, its Adaptive Discovery episode played by the baseline,
+    seed 1, step cap 64) in world `env`."""
+    from scigame.protocols import play_episode
+    from scigame.records import EpisodeKey
+
+    card = scigame.load_card(path, cache_dir=tmp_path)
+    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment=env, setting="discovery",
+                     protocol="adaptive", budget=64, repetition=0, player="baseline")
+    return card, asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+
+
 def test_adaptive_gives_up_when_the_search_over_every_reading_still_misses_one(tmp_path):
     """Issue 29, honest failure: the leak-shifted charging law is outside the
     search; its best form predicts new readings within the tolerance, but the
@@ -645,14 +659,8 @@ def test_adaptive_gives_up_when_the_search_over_every_reading_still_misses_one(t
     The baseline says so at low confidence instead of measuring the same
     verdict until the step budget ends (it ran all 64 steps before)."""
     from scigame.players.baseline.player import UNFIT_CAP
-    from scigame.protocols import play_episode
-    from scigame.records import EpisodeKey
 
-    card = scigame.load_card(CARDS.parent.parent / "benchmarks" / "shifted" / "dev" / "charging_term_01.sci",
-                             cache_dir=tmp_path)
-    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
-                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
-    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    card, ep = _adaptive_discovery(SHIFTED / "dev" / "charging_term_01.sci", "counterfactual", tmp_path)
     last = ep.turns[-1].action
     assert last.submission is not None and ep.outcome.steps < 64
     assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
@@ -670,14 +678,8 @@ def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants
     as a law does. The baseline submits it as the best weak fit at low
     confidence (it was submitted at confidence 0.955, and once 0.958)."""
     from scigame.players.baseline.player import UNFIT_CAP
-    from scigame.protocols import play_episode
-    from scigame.records import EpisodeKey
 
-    card = scigame.load_card(CARDS.parent.parent / "benchmarks" / "shifted" / "dev" / "cooling_term_12.sci",
-                             cache_dir=tmp_path)
-    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
-                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
-    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    card, ep = _adaptive_discovery(SHIFTED / "dev" / "cooling_term_12.sci", "counterfactual", tmp_path)
     notes = [t.action.notes for t in ep.turns if t.action is not None]
     assert any("its new constants must predict new readings" in n for n in notes[:-1])
     last = ep.turns[-1].action
@@ -700,14 +702,8 @@ def test_adaptive_gives_up_on_a_law_that_holds_its_constants_without_reproducing
     submitted law misses some reading by more than the slack of exact
     readings, computed here with the game's evaluator."""
     from scigame.players.baseline.player import UNFIT_CAP
-    from scigame.protocols import play_episode
-    from scigame.records import EpisodeKey
 
-    card = scigame.load_card(CARDS.parent.parent / "benchmarks" / "shifted" / "dev2" / "absorbance_term_44.sci",
-                             cache_dir=tmp_path)
-    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="counterfactual",
-                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
-    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    card, ep = _adaptive_discovery(SHIFTED / "dev2" / "absorbance_term_44.sci", "counterfactual", tmp_path)
     last = ep.turns[-1].action
     assert last.submission is not None and ep.outcome.steps < 64
     assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
@@ -727,13 +723,8 @@ def test_snell_is_recovered_once_the_world_refuses_past_the_critical_angle(tmp_p
     as undefined there. The Adaptive player measures past it (refused: no
     refracted ray), and the law, undefined at that refused point, is then
     admitted and recovered strictly."""
-    from scigame.protocols import play_episode
-    from scigame.records import EpisodeKey
 
-    card = scigame.load_card(CARDS / "snell.sci", cache_dir=tmp_path)
-    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="original",
-                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
-    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    card, ep = _adaptive_discovery(CARDS / "snell.sci", "original", tmp_path)
     assert any(t.response is not None and t.response.rejected for t in ep.turns)
     assert ep.outcome.strict_success and ep.outcome.protocol_ok
 
@@ -747,13 +738,8 @@ def test_adaptive_gives_up_when_two_searches_in_a_row_fit_nothing(tmp_path):
     honest failure). Its submitted law misses a reading, computed here
     with the predictor evaluator and the card's tolerance."""
     from scigame.players.baseline.player import UNFIT_SEARCHES
-    from scigame.protocols import play_episode
-    from scigame.records import EpisodeKey
 
-    card = scigame.load_card(CARDS.parent / "temporal" / "distill_student.sci", cache_dir=tmp_path)
-    key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment="original",
-                     setting="discovery", protocol="adaptive", budget=64, repetition=0, player="baseline")
-    ep = asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
+    card, ep = _adaptive_discovery(CARDS.parent / "temporal" / "distill_student.sci", "original", tmp_path)
     last = ep.turns[-1].action
     assert f"{UNFIT_SEARCHES} searches in a row" in last.notes
     assert not ep.outcome.protocol_ok and ep.outcome.steps < 20
