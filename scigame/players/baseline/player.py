@@ -545,7 +545,8 @@ class BaselinePlayer(Player):
         # an Adaptive episode's later searches skip the costly families an
         # earlier one, on fewer of the same readings, ruled out (search.ruled_out)
         later = state.protocol == "adaptive" and not planning
-        refused = {"refused": _arrays(rejected_inputs(state), inputs)} if rejected_inputs(state) else {}
+        rejected = rejected_inputs(state)
+        refused = {"refused": _arrays(rejected, inputs)} if rejected else {}
         hyps, misfit, excluded, fitted = DISCOVER(state.task, inputs, outputs, X, Y, check_X, n, quick=planning,
                                                   skip=getattr(self, "_ruled_out", ()) if later else (), **refused)
         if later:
