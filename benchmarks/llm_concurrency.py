@@ -124,7 +124,9 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             # cards compiled once, the fork server and the scorer pool started (once per process, as in a
-            # campaign): not part of any level; each level's run opens its own client and negotiates anew
+            # campaign): not part of any level; each level's run opens its own client, which knows from the
+            # user cache that this endpoint takes structured outputs (the warm run found it, as an earlier
+            # campaign against an endpoint does), so no level waits on a first call to decide
             _level(base_url, 4, 4, str(Path(tmp) / "warm"), args.workers)
             for i, level in enumerate(int(x) for x in args.levels.split(",")):
                 episodes = max(4, level * args.waves)

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 CARDS = REPO / "cards"
+
+# The tests' own user cache (compiler/usercache.py), for this session and the CLI processes it
+# starts: what they cache neither reads nor changes the developer's.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scigame-test-cache-")
+
+
+@pytest.fixture(autouse=True)
+def _no_remembered_endpoints():
+    """Every test starts with no endpoint remembered to take structured
+    outputs (scigame/llm/client.py, STRUCTURED_MEMO): a fake server's port
+    is reused by a later test's, which may refuse them."""
+    from scigame.llm.client import STRUCTURED_MEMO
+
+    (Path(os.environ["XDG_CACHE_HOME"]) / "scigame" / STRUCTURED_MEMO).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")

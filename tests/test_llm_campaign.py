@@ -265,26 +265,64 @@ class InFlight:
         return Reply(content='{"ok": true}')
 
 
+def _eight_first_calls(server) -> tuple[ChatClient, list]:
+    client = ChatClient(LLMConfig(model="fake-model", base_url=server.base_url, api_key_env=KEY_ENV,
+                                  max_retries=0))
+
+    async def go():
+        try:
+            return await asyncio.gather(*[client.complete([{"role": "user", "content": f"q{i}"}],
+                                                          schema={"type": "object"}) for i in range(8)])
+        finally:
+            await client.close()
+    return client, asyncio.run(go())
+
+
 def test_calls_that_waited_for_the_decision_go_side_by_side():
     # eight first calls with a schema: one decides, the seven behind it are then all in flight at
     # once (under the lock, one at a time, they took 8 latencies instead of 2)
     slow = InFlight(latency=0.4)
     with FakeOpenAI(slow) as server:
-        client = ChatClient(LLMConfig(model="fake-model", base_url=server.base_url, api_key_env=KEY_ENV,
-                                      max_retries=0))
-
-        async def go():
-            try:
-                return await asyncio.gather(*[client.complete([{"role": "user", "content": f"q{i}"}],
-                                                              schema={"type": "object"}) for i in range(8)])
-            finally:
-                await client.close()
-
-        answers = asyncio.run(go())
+        _, answers = _eight_first_calls(server)
         requests = list(server.requests)
     assert [a.text for a in answers] == ['{"ok": true}'] * 8
     assert all("response_format" in r for r in requests) and len(requests) == 8
     assert slow.most == 7
+
+
+def test_an_endpoint_that_took_a_schema_is_remembered_by_the_next_run():
+    # the second client (a later run) knows the endpoint takes structured outputs: its eight first
+    # calls are all in flight at once, none waiting for a decision; the user cache says why
+    from scigame.compiler.usercache import read_json
+    from scigame.llm.client import STRUCTURED_MEMO
+
+    slow = InFlight(latency=0.4)
+    with FakeOpenAI(slow) as server:
+        _eight_first_calls(server)
+        assert slow.most == 7
+        assert read_json(STRUCTURED_MEMO) == {f"{server.base_url} fake-model": True}
+        slow.most = 0
+        _, answers = _eight_first_calls(server)
+        requests = list(server.requests)
+    assert [a.text for a in answers] == ['{"ok": true}'] * 8
+    assert len(requests) == 16 and all("response_format" in r for r in requests)
+    assert slow.most == 8
+
+
+def test_a_remembered_endpoint_that_refuses_now_is_forgotten():
+    # remembered as taking schemas, the endpoint now refuses them: the eight first calls all carry
+    # one and are refused, each is sent again without it, one warning says so, and the memory goes
+    from scigame.compiler.usercache import read_json, write_json
+    from scigame.llm.client import STRUCTURED_MEMO
+
+    with FakeOpenAI(scientist, refuse_schema="schema") as server:
+        write_json(STRUCTURED_MEMO, {f"{server.base_url} fake-model": True, "https://elsewhere/v1 m": True})
+        client, answers = _eight_first_calls(server)
+        requests = list(server.requests)
+    assert len(answers) == 8
+    assert sum("response_format" in r for r in requests) == 8 and len(requests) == 16
+    assert len(client.warnings) == 1 and "refused structured outputs" in client.warnings[0]
+    assert read_json(STRUCTURED_MEMO) == {"https://elsewhere/v1 m": True}
 
 
 def test_a_422_keeps_its_detail_in_the_message(tmp_path):

@@ -134,6 +134,40 @@ def error_text(exc: "openai.APIStatusError") -> str:
     return text
 
 
+#: The user cache's record of the endpoints (base URL and model) that took a
+#: schema-carrying request: a later run starts with structured outputs on,
+#: instead of holding every first call behind one (ChatClient.complete).
+STRUCTURED_MEMO = "structured-outputs.json"
+#: The most endpoints it keeps.
+STRUCTURED_MEMO_SIZE = 64
+
+
+def _endpoint(config: "LLMConfig") -> str:
+    return f"{config.base_url or 'https://api.openai.com/v1'} {config.model}"
+
+
+def _remember_structured(config: "LLMConfig", accepted: bool) -> None:
+    """Record (or, refused, forget) that this endpoint takes structured outputs."""
+    from ..compiler.usercache import read_json, write_json
+
+    memo, key = read_json(STRUCTURED_MEMO), _endpoint(config)
+    if memo.get(key) is (True if accepted else None):
+        return
+    if accepted:
+        memo[key] = True
+        for old in list(memo)[:-STRUCTURED_MEMO_SIZE]:  # the oldest go first (a test server's ports)
+            del memo[old]
+    else:
+        memo.pop(key, None)
+    write_json(STRUCTURED_MEMO, memo)
+
+
+def _remembered_structured(config: "LLMConfig") -> bool:
+    from ..compiler.usercache import read_json
+
+    return read_json(STRUCTURED_MEMO).get(_endpoint(config)) is True
+
+
 class ChatClient:
     """Chat completions with retries, timeouts and token accounting."""
 
@@ -141,8 +175,10 @@ class ChatClient:
         self.config = config
         self.registry = registry or load_registry()
         self._client: Optional[openai.AsyncOpenAI] = None
-        #: Structured outputs: True/False once decided for this endpoint, None while unknown.
-        self._structured: Optional[bool] = None if config.structured else False
+        #: Structured outputs: True/False once decided for this endpoint, None while unknown;
+        #: True from the start when an earlier run found the endpoint takes them (STRUCTURED_MEMO).
+        self._structured: Optional[bool] = (None if not _remembered_structured(config) else True) \
+            if config.structured else False
         self._negotiation: Optional[asyncio.Lock] = None
         #: Each schema's `response_format` as the request's JSON bytes, by schema (and then its
         #: name): the schema is the same every call of a card.
@@ -198,7 +234,10 @@ class ChatClient:
         calls that carry a schema wait for the first one (a lock): it
         decides, and every later call knows the answer before it is sent.
         The calls that waited are sent side by side once it is decided, not
-        one at a time under the lock."""
+        one at a time under the lock. An endpoint that took a schema is
+        remembered in the user cache (STRUCTURED_MEMO), so a later run's
+        first calls go out at once; a refusal then switches them off as
+        below, and forgets it."""
         if schema is None or self._structured is not None:
             return await self._complete(messages, schema, schema_name, tools)
         if self._negotiation is None:
@@ -208,6 +247,7 @@ class ChatClient:
                 completion = await self._complete(messages, schema, schema_name, tools)
                 if self._structured is None:
                     self._structured = True  # a schema-carrying request was accepted
+                    await asyncio.to_thread(_remember_structured, self.config, True)
                 return completion
         return await self._complete(messages, schema, schema_name, tools)  # decided while this call waited
 
@@ -236,10 +276,12 @@ class ChatClient:
                 raise AuthFailure(f"{cfg.model} at {cfg.base_url or 'api.openai.com'}: {e.message}") from None
             except (openai.BadRequestError, openai.UnprocessableEntityError) as e:
                 if carried:  # any 400/422 to a request with a schema: no structured outputs here
-                    self._structured = False
-                    self.warnings.append(f"{cfg.model}: the endpoint refused structured outputs "
-                                         f"(HTTP {e.status_code}: {error_text(e)[:200]}); asking for "
-                                         "plain JSON from now on")
+                    if self._structured is not False:  # the first refusal (calls in flight may bring more)
+                        self._structured = False
+                        self.warnings.append(f"{cfg.model}: the endpoint refused structured outputs "
+                                             f"(HTTP {e.status_code}: {error_text(e)[:200]}); asking for "
+                                             "plain JSON from now on")
+                        await asyncio.to_thread(_remember_structured, cfg, False)
                     continue
                 raise EndpointFault(f"the endpoint rejected the request (HTTP {e.status_code}): "
                                   f"{error_text(e)}") from None
