@@ -640,15 +640,17 @@ def test_statement_keeps_the_names_of_inputs_ending_in_a():
 
 
 
-def _adaptive_discovery(path, env: str, tmp_path):
+def _adaptive_discovery(path, env: str, tmp_path, protocol: str = "adaptive"):
     """(the card, its Adaptive Discovery episode played by the baseline,
-    seed 1, step cap 64) in world `env`."""
+    seed 1, step cap 64) in world `env`; with protocol="fixed", its Fixed
+    Discovery episode at budget 8."""
     from scigame.protocols import play_episode
     from scigame.records import EpisodeKey
 
     card = scigame.load_card(path, cache_dir=tmp_path)
     key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment=env, setting="discovery",
-                     protocol="adaptive", budget=64, repetition=0, player="baseline")
+                     protocol=protocol, budget=64 if protocol == "adaptive" else 8, repetition=0,
+                     player="baseline")
     return card, asyncio.run(play_episode(card, key, BaselinePlayer, seed=1, max_steps=64))
 
 
@@ -726,6 +728,27 @@ def test_snell_is_recovered_once_the_world_refuses_past_the_critical_angle(tmp_p
 
     card, ep = _adaptive_discovery(CARDS / "snell.sci", "original", tmp_path)
     assert any(t.response is not None and t.response.rejected for t in ep.turns)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok
+
+
+def test_snell_is_recovered_from_a_fixed_design_that_avoids_the_critical_angle(tmp_path):
+    """Snell's law, original world, Fixed at B = 8: the design is drawn
+    where the law is defined, so all eight readings lie below the critical
+    angle (41.8° of 0..90°) and none is refused. asin(1.5·sin θ1), undefined
+    over the 54% of the range the readings avoid (eight readings spread
+    over it would all miss that with probability 0.46⁸ = 0.2%), is admitted
+    and recovered strictly; it was dropped as undefined there, and a
+    three-term sum of sines was submitted instead."""
+    card, ep = _adaptive_discovery(CARDS / "snell.sci", "original", tmp_path, protocol="fixed")
+    assert max(g.inputs["theta1"] for g in ep.given) < 41.8
+    assert ep.outcome.strict_success, ep.turns[-1].action.submission.predictor
+
+
+def test_michaelis_menten_keeps_its_half_saturation_constant(tmp_path):
+    """Michaelis-Menten, original world, Adaptive: the found
+    C·(1 + a/S)^-1 kept a at 17 instead of snapping it to (16/3)·π = 16.76
+    (see tests/test_baseline_monomials.py), which missed the strict check."""
+    card, ep = _adaptive_discovery(CARDS / "michaelis_menten.sci", "original", tmp_path)
     assert ep.outcome.strict_success and ep.outcome.protocol_ok
 
 

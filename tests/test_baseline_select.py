@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scigame.players.baseline.fitting import Law
-from scigame.players.baseline.select import EXACT_BONUS, group, rank
+from scigame.players.baseline.select import AVOIDED, EXACT_BONUS, group, rank
 from scigame.players.baseline.task import Output
 from scigame.players.baseline.trees import op, var
 
@@ -200,11 +200,13 @@ def test_an_exact_law_on_rounded_readings_keeps_its_standing():
 
 def test_a_law_undefined_where_the_world_refused_is_admitted():
     """y = 3·√(5 − x) read at x in 1..4, its domain sampled over 1..12:
-    the law is undefined past 5, over 7/11 of the sample. Without refusals
-    a law undefined over most of the domain is dropped; when the world has
-    refused x = 6 and 7.5, where the law is undefined too, it is admitted
-    (it predicts the refusals); a refusal where it is defined (x = 2.5)
-    does not admit it."""
+    the law is undefined past 5, over 7/11 of the sample. On a card with
+    constraints, a law undefined over most of the domain is dropped unless
+    the readings avoid that region beyond chance (here two of them, not
+    the test's eight: 0.36² = 0.13 > AVOIDED); when the world has refused
+    x = 6 and 7.5, where the law is undefined too, it is admitted (it
+    predicts the refusals); a refusal where it is defined (x = 2.5) does
+    not admit it."""
     out = Output("y", "1", 0.0, 0.01)
     y = 3.0 * np.sqrt(5.0 - X["x"])
     check = {"x": np.linspace(1.0, 12.0, 50)}  # undefined past 5: 7/11 of the sample
@@ -212,6 +214,36 @@ def test_a_law_undefined_where_the_world_refused_is_admitted():
     def law():
         return scaled_law(lambda x: np.sqrt(5.0 - x), lambda c: op("mul", c, op("sqrt", op("sub", 5.0, var("x")))),
                           y, out, text="root")
-    assert rank([law()], X, y, out, check) == []
+    two = {"x": X["x"][[0, -1]]}
+    assert rank([law()], two, y[[0, -1]], out, check, constrained=True) == []
     assert [f.text for f in rank([law()], X, y, out, check, refused={"x": np.array([6.0, 7.5])})] == ["root"]
     assert rank([law()], X, y, out, check, refused={"x": np.array([6.0, 2.5])}) == []
+
+
+def test_a_law_undefined_only_where_the_readings_are_not_is_admitted():
+    """_readings_avoid: on a card without constraints, y = 3·√(5 − x) read
+    at the eight points in 1..4 of a domain sampled over 1..12 (undefined
+    over 7/11 of it, all beyond the readings) is admitted: eight readings
+    spread over the domain would all have missed that region with
+    probability (4/11)⁸ ≈ 3e-4 (a Fixed design drawn where a declared
+    condition holds, and the world refusing nowhere else). Over 1..5.5 (the
+    region is 1/9 of the domain, (8/9)⁸ = 0.39) and for a law undefined
+    between readings ((x − 2.5)² < 0.04, the readings at 2.29 and 2.71) it
+    is not: readings there were as likely as not."""
+    out = Output("y", "1", 0.0, 0.01)
+    y = 3.0 * np.sqrt(5.0 - X["x"])
+
+    def root():
+        return scaled_law(lambda x: np.sqrt(5.0 - x), lambda c: op("mul", c, op("sqrt", op("sub", 5.0, var("x")))),
+                          y, out, text="root")
+    assert [f.text for f in rank([root()], X, y, out, {"x": np.linspace(1.0, 12.0, 50)})] == ["root"]
+    assert rank([root()], X, y, out, {"x": np.linspace(1.0, 5.5, 50)}) == []
+    assert (4 / 11) ** 8 <= AVOIDED < (8 / 9) ** 8
+
+    def gap(x):
+        return np.sqrt((x - 2.5) ** 2 - 0.04)
+    y_gap = 3.0 * gap(X["x"])
+    assert np.all(np.isfinite(y_gap))
+    law = scaled_law(gap, lambda c: op("mul", c, op("sqrt", op("sub", op("pow", op("sub", var("x"), 2.5), 2), 0.04))),
+                     y_gap, out, text="gap")
+    assert rank([law], X, y_gap, out, CHECK) == []

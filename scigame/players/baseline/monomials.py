@@ -588,11 +588,15 @@ _NICE = tuple(sorted({float(Fraction(n, d)) for n in range(1, 13) for d in (1, 2
 
 def _recognise(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
     """Constants of a function's argument snapped to a simple fraction, or
-    to one times π, when the fit stays as good (π and e written exactly)."""
+    to one times π, when the fit stays as good (π and e written exactly):
+    its largest error at most 1.5 times the unsnapped fit's, or within the
+    readings' rounding (exact_fit). Not rounding_bound's 0.3 tolerances:
+    on readings exact to a tenth of a tolerance, 17 snapped to (16/3)·π
+    fits within that, twelve times worse than 17."""
     if len(theta) < 2 or data.n == 0:
         return theta
     a = float(theta[1])
-    bound = rounding_bound(worst_error(model, theta, data.X, data.y, data.sw))
+    bound = max(1.5 * worst_error(model, theta, data.X, data.y, data.sw), exact_fit(data))
     for scale in (1.0, math.pi, 2 * math.pi):
         r = abs(a) / scale
         nice = min(_NICE, key=lambda v: abs(v - r))

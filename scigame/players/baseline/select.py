@@ -60,22 +60,56 @@ def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optiona
     point and at most of the domain (undefined check points become NaN);
     where it refused, also a law undefined at every refused point, however
     much of the domain that is: it predicts the refusals (asin(1.5·sin θ)
-    past the critical angle)."""
+    past the critical angle). Where it refused nothing, on any card, also a
+    law undefined only where the readings, beyond chance, are not
+    (_readings_avoid)."""
     try:
         validate_predictor({"y": law.tree}, list(check_X), ["y"])
     except PredictorInvalid:
         return False
     chk = evaluate(law.tree, check_X)
-    if chk is None and (constrained or refused):
+    if chk is None:
         from ...symbolic import evaluate_tree
-        chk = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
-        if np.mean(np.isnan(chk)) > 0.5 and not (refused and _predicts_refusals(law.tree, refused)):
-            return False
+        with np.errstate(all="ignore"):
+            undefined = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
+        avoided = not refused and _readings_avoid(undefined, check_X, X)  # refusals say it where there are some
+        if constrained or refused:
+            chk = undefined
+            if np.mean(np.isnan(chk)) > 0.5 and not (refused and _predicts_refusals(law.tree, refused)) \
+                    and not avoided:
+                return False
+        elif avoided:
+            chk = undefined
     obs = evaluate(law.tree, X) if X and len(next(iter(X.values()))) else np.zeros(0)
     if chk is None or obs is None or np.nanmax(np.abs(chk), initial=0) > 1e300:
         return False
     law.check, law.predict_obs = chk, obs
     return True
+
+
+#: How unlikely, were the readings spread over the domain, their missing the
+#: whole region where a law is undefined must be before that says the world
+#: reads only where the law has a value (_readings_avoid).
+AVOIDED = 0.05
+
+
+def _readings_avoid(chk: np.ndarray, check_X: dict, X: dict) -> bool:
+    """Every domain point where the law is undefined (NaN in `chk`) lies
+    beyond the readings' range in some input, and readings spread over the
+    domain would have missed that region with probability at most AVOIDED:
+    the world reads only where the law has a value (a Fixed design drawn
+    where the declared condition holds, snell's below the critical angle,
+    shows no refusal), so nothing says the law must be defined there."""
+    undefined = np.isnan(chk)
+    n = len(next(iter(X.values()))) if X else 0
+    if not n or not undefined.any():
+        return False
+    beyond = np.zeros(len(chk), bool)
+    for name, values in X.items():
+        x = np.asarray(check_X[name], dtype=float)
+        beyond |= (x < np.min(values)) | (x > np.max(values))
+    distinct = len({tuple(float(X[k][i]) for k in X) for i in range(n)})
+    return bool(np.all(beyond[undefined])) and (1.0 - float(np.mean(undefined))) ** distinct <= AVOIDED
 
 
 def _predicts_refusals(tree, refused: dict) -> bool:
