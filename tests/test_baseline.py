@@ -752,6 +752,16 @@ def test_michaelis_menten_keeps_its_half_saturation_constant(tmp_path):
     assert ep.outcome.strict_success and ep.outcome.protocol_ok
 
 
+def test_an_early_search_too_short_for_a_family_does_not_rule_it_out(tmp_path):
+    """A Gompertz curve raised to 0.8 (dev3's gompertz_power_43), Adaptive:
+    the first search after the four-point design found no law of kinetics
+    (too few readings for its constants), which ruled the family out for the
+    episode; every later search then lacked the law, and the episode gave up
+    at step 8 with a straight line. Fixed at B = 8 found it."""
+    card, ep = _adaptive_discovery(SHIFTED / "dev3" / "gompertz_power_43.sci", "counterfactual", tmp_path)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok
+
+
 @pytest.mark.slow
 def test_adaptive_gives_up_when_two_searches_in_a_row_fit_nothing(tmp_path):
     """The distillation law (a teacher's law inside a student's) is outside

@@ -38,6 +38,19 @@ def test_a_family_whose_best_law_misses_is_ruled_out():
     assert ruled_out(found) == {"kinetics", "bernoulli", "oscillations", "saturations" + STRUCK}
 
 
+def test_a_family_that_gave_no_law_on_too_few_readings_is_not_ruled_out():
+    """Kinetics has no law on the four readings of a one-input Adaptive
+    design (too few for its constants): that says nothing about the family,
+    which then held the law (a Gompertz curve) once there were six. From
+    relax.PASS_READINGS readings on, no law rules it out as before."""
+    from scigame.players.baseline.relax import PASS_READINGS
+
+    for n, ruled in ((4, set()), (PASS_READINGS - 1, set()), (PASS_READINGS, {"kinetics"})):
+        found = Found(_data(n), quick=False, nested=False, ruled_out=frozenset())
+        found.by_family = {"monomials": [_law(50.0)], "kinetics": []}
+        assert ruled_out(found) == ruled, n
+
+
 def test_a_ruled_out_family_is_not_searched(monkeypatch):
     """Noise that nothing fits: every costly family is tried, unless skipped."""
     tried = []

@@ -152,8 +152,11 @@ STRUCK = "?"
 
 def ruled_out(found: Found) -> frozenset[str]:
     """The costly families this search tried whose every law misses some
-    reading by more than RULED_OUT_MISFIT tolerances (or that had no law),
-    with those ruled out before: an Adaptive episode's later searches, on
+    reading by more than RULED_OUT_MISFIT tolerances, with those ruled out
+    before (a family that gave no law, only once there were PASS_READINGS
+    readings: with fewer, too few for its constants, it fits nothing and
+    says nothing; kinetics on the four readings of a one-input Adaptive
+    design): an Adaptive episode's later searches, on
     these readings and more, skip them (the evidence already decides).
     On noise-free readings a family whose best law misses one by more than
     the tolerance in two searches in a row is ruled out as well: a law of
@@ -167,7 +170,9 @@ def ruled_out(found: Found) -> frozenset[str]:
     def best(name: str) -> float:
         return min((law.fit_max for law in found.by_family.get(name, [])), default=math.inf)
     gates = (_inexact, _composable) if best("relaxed") <= RULED_OUT_MISFIT else (_costly, _inexact, _composable)
-    tried = {fam.name for fam in FAMILIES if fam.tried in gates and fam.name in found.by_family}
+    enough = found.data.n >= PASS_READINGS
+    tried = {fam.name for fam in FAMILIES if fam.tried in gates and fam.name in found.by_family
+             and (found.by_family[fam.name] or enough)}
     failed = {name for name in tried if best(name) > RULED_OUT_MISFIT}
     struck: set[str] = set()
     if not found.data.output.noisy:
