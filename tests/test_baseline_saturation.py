@@ -88,3 +88,31 @@ def test_screen_is_the_grid_minimum():
 
 def test_too_few_points():
     assert saturations(_data(lambda S: S, n=4)) == []
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 9), st.integers(110, 400), st.integers(5, 60), st.sampled_from([-1, 1]))
+def test_a_linear_fractional_law_is_recovered(b10, f0, a, sign):
+    """Hill's muscle law v = b·(F0 − F)/(F + a), F0 beyond the range (and
+    the same turned over, sign −1) over F in 0.1..10: the linear-fractional law of S fits every
+    exact reading within the 0.3 tolerances its constants' rounding to
+    short decimals may cost (fitting.snap_decimals: each moved by at most
+    half the 1% relative tolerance), has no pole among them, and predicts
+    the law within half a tolerance over the range."""
+    b, F0, a = b10 / 10, f0 / 10, a / 10
+
+    def law(F):
+        return sign * b * (F0 - F) / (F + a)
+    data = _data(law)
+    found = _found(data, "linear-fractional")
+    assert found.fit_max <= 0.3
+    grid = {"S": np.geomspace(0.1, 10.0, 60)}
+    truth = law(grid["S"])
+    assert np.max(np.abs(evaluate(found.tree, grid) - truth) / OUT.scale(truth)) < 0.5
+
+
+def test_no_linear_fractional_law_with_a_pole_among_the_readings():
+    """1/(S − 3) changes sign across S = 3, inside the readings' range: the
+    linear-fractional fit that follows it has its pole there, and is dropped."""
+    data = _data(lambda S: 1.0 / (S - 3.0))
+    assert not [f for f in saturations(data) if "linear-fractional" in f.kind]

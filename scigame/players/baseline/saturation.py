@@ -32,7 +32,8 @@ _SHAPES: tuple[tuple[str, Callable[[np.ndarray], np.ndarray], Callable[[Any], An
 
 
 def saturations(data: OutputData) -> list[Law]:
-    """The best law of each shape and input."""
+    """The best law of each shape and input, and the linear-fractional law
+    of each input (_fractional)."""
     if data.n < 5:
         return []
     laws = []
@@ -42,7 +43,58 @@ def saturations(data: OutputData) -> list[Law]:
             law = _fit(data, inp.name, x, shape)
             if law is not None:
                 laws.append(law)
+    for inp in data.inputs:
+        law = _fractional(data, inp.name) if inp.varies and inp.name in data.X else None
+        if law is not None:
+            laws.append(law)
     return laws
+
+
+def _fractional(data: OutputData, name: str) -> Optional[Law]:
+    """y = (a + b·x)/(1 + c·x): a saturation that starts and ends anywhere
+    (Hill's muscle law b·(F0 − F)/(F + a), a lens's u·f/(u − f), Michaelis
+    and Menten's V·S/(K + S) with a = 0). y·(1 + c·x) = a + b·x is linear in
+    (a, b, c): that weighted least squares starts the refinement; the pole
+    −1/c must lie outside the readings' range of x."""
+    x = np.asarray(data.X[name], dtype=float)
+    if len(np.unique(x)) < 4:
+        return None
+    w = 1.0 / data.sw
+    with np.errstate(all="ignore"):
+        A = np.column_stack([np.ones_like(x), x, -x * data.y]) * w[:, None]
+        try:
+            start, *_ = np.linalg.lstsq(A, data.y * w, rcond=None)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+    if not np.all(np.isfinite(start)):
+        return None
+
+    def model(t, X):
+        v = np.asarray(X[name], dtype=float)
+        with np.errstate(all="ignore"):
+            return (t[0] + t[1] * v) / (1.0 + t[2] * v)
+
+    def poleless(t) -> bool:
+        d = 1.0 + t[2] * np.array([x.min(), x.max()])
+        return bool(d[0] * d[1] > 0)
+    theta = refine(model, start, data.X, data.y, data.sw, nfev=40)
+    if theta is None or not poleless(theta):
+        return None
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    a, b, c = (float(v) for v in theta)
+    if c == 0.0:
+        return None  # a straight line: the sums' law
+    top = [t for t in (a, op("mul", b, var(name)) if b else 0.0) if t != 0.0]
+    numerator = top[0] if len(top) == 1 else op("add", *top) if top else 0.0
+    tree = op("div", numerator, op("add", 1.0, op("mul", c, var(name))))
+    text = f"{data.output.name} = {tree_text(tree)}"
+
+    def refit(idx, theta=theta):
+        t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=10)
+        return None if t is None or not poleless(t) else (lambda X, t=t: model(t, X))
+    law = Law("linear-fractional", text, tree, 3, 5.0, refit)
+    law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    return law
 
 
 def _screen(data: OutputData, x: np.ndarray, fn) -> Optional[np.ndarray]:
