@@ -53,7 +53,8 @@ EXACT_BONUS = 10.0
 EXACT_GAIN = 3.0
 
 
-def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optional[dict] = None) -> bool:
+def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optional[dict] = None,
+           beyond: Optional[np.ndarray] = None) -> bool:
     """Defined on the whole domain; on a card with constraints (which the
     player cannot evaluate), or where the world refused experiments (they
     show a constraint; `refused`: their inputs), defined at every observed
@@ -68,11 +69,12 @@ def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optiona
     except PredictorInvalid:
         return False
     chk = evaluate(law.tree, check_X)
-    if chk is None:
+    if chk is None and (constrained or refused or beyond is not None):
         from ...symbolic import evaluate_tree
         with np.errstate(all="ignore"):
             undefined = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
-        avoided = not refused and _readings_avoid(undefined, check_X, X)  # refusals say it where there are some
+        # refusals say where the world has no value, where there are some
+        avoided = not refused and beyond is not None and _readings_avoid(undefined, beyond, X)
         if constrained or refused:
             chk = undefined
             if np.mean(np.isnan(chk)) > 0.5 and not (refused and _predicts_refusals(law.tree, refused)) \
@@ -93,23 +95,38 @@ def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optiona
 AVOIDED = 0.05
 
 
-def _readings_avoid(chk: np.ndarray, check_X: dict, X: dict) -> bool:
-    """Every domain point where the law is undefined (NaN in `chk`) lies
-    beyond the readings' range in some input, and readings spread over the
-    domain would have missed that region with probability at most AVOIDED:
-    the world reads only where the law has a value (a Fixed design drawn
-    where the declared condition holds, snell's below the critical angle,
-    shows no refusal), so nothing says the law must be defined there."""
-    undefined = np.isnan(chk)
+def _beyond_readings(check_X: dict, X: dict) -> Optional[np.ndarray]:
+    """The domain sample's points beyond the readings' range in some input,
+    or None when readings spread over the domain would have missed even all
+    of them with probability above AVOIDED (then no law is undefined only
+    where the readings, beyond chance, are not: _readings_avoid)."""
     n = len(next(iter(X.values()))) if X else 0
-    if not n or not undefined.any():
-        return False
-    beyond = np.zeros(len(chk), bool)
+    if not n or not check_X:
+        return None
+    beyond = np.zeros(len(next(iter(check_X.values()))), bool)
     for name, values in X.items():
         x = np.asarray(check_X[name], dtype=float)
         beyond |= (x < np.min(values)) | (x > np.max(values))
-    distinct = len({tuple(float(X[k][i]) for k in X) for i in range(n)})
-    return bool(np.all(beyond[undefined])) and (1.0 - float(np.mean(undefined))) ** distinct <= AVOIDED
+    if (1.0 - float(np.mean(beyond))) ** _distinct(X) > AVOIDED:
+        return None
+    return beyond
+
+
+def _distinct(X: dict) -> int:
+    return len(np.unique(np.column_stack([np.asarray(v, dtype=float) for v in X.values()]), axis=0))
+
+
+def _readings_avoid(chk: np.ndarray, beyond: np.ndarray, X: dict) -> bool:
+    """Every domain point where the law is undefined (NaN in `chk`) lies
+    beyond the readings' range in some input (`beyond`, _beyond_readings),
+    and readings spread over the domain would have missed that region with
+    probability at most AVOIDED: the world reads only where the law has a
+    value (a Fixed design drawn where the declared condition holds, snell's
+    below the critical angle, shows no refusal), so nothing says the law
+    must be defined there."""
+    undefined = np.isnan(chk)
+    return bool(undefined.any() and np.all(beyond[undefined])
+                and (1.0 - float(np.mean(undefined))) ** _distinct(X) <= AVOIDED)
 
 
 def _predicts_refusals(tree, refused: dict) -> bool:
@@ -174,9 +191,10 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
     """Valid laws (_valid; `refused`: the inputs of the experiments the world
     refused), best first, with held-out errors and scores."""
     seen, kept = set(), []
+    beyond = None if refused else _beyond_readings(check_X, X)
     for law in sorted(laws, key=lambda f: f.k):  # of equal trees, the one with the fewest constants
         key = repr(law.tree)
-        if key not in seen and _valid(law, check_X, X, constrained, refused):
+        if key not in seen and _valid(law, check_X, X, constrained, refused, beyond):
             seen.add(key)
             kept.append(law)
     n = len(y)
