@@ -22,8 +22,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .dims import Dimensions, independent
-from .fitting import (Law, best_scale, decimal_exponent, exponent_penalty, refine, rounding_bound, scaled_errors,
-                      snap_options,
+from .fitting import (Law, best_scale, decimal_exponent, exponent_penalty, refine, scaled_errors, snap_options,
                       worst_error)
 from .task import Input, Output, fmt
 from .trees import op, power, product, tree_text, var
