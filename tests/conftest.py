@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -14,6 +16,7 @@ CARDS = REPO / "cards"
 # The tests' own user cache (compiler/usercache.py), for this session and the CLI processes it
 # starts: what they cache neither reads nor changes the developer's.
 os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="scigame-test-cache-")
+atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)  # removed with the session
 
 
 @pytest.fixture(autouse=True)
