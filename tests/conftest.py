@@ -24,9 +24,12 @@ def _no_remembered_endpoints():
     """Every test starts with no endpoint remembered to take structured
     outputs (scigame/llm/client.py, STRUCTURED_MEMO): a fake server's port
     is reused by a later test's, which may refuse them."""
+    from scigame.compiler.usercache import user_cache_folder
     from scigame.llm.client import STRUCTURED_MEMO
 
-    (Path(os.environ["XDG_CACHE_HOME"]) / "scigame" / STRUCTURED_MEMO).unlink(missing_ok=True)
+    folder = user_cache_folder()
+    if folder is not None:
+        (folder / STRUCTURED_MEMO).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")

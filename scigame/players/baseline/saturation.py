@@ -18,7 +18,7 @@ import numpy as np
 
 from .fitting import Law, best_scale, refine, scaled_errors, snap_decimals
 from .monomials import OutputData
-from .trees import op, tree_text, var
+from .trees import drop_zero_terms, op, tree_text, var
 
 #: Exponents screened (refined afterwards).
 EXPONENTS = tuple(e for e in np.arange(-4.0, 4.01, 0.5) if e != 0)
@@ -84,9 +84,7 @@ def _fractional(data: OutputData, name: str) -> Optional[Law]:
     a, b, c = (float(v) for v in theta)
     if c == 0.0:
         return None  # a straight line: the sums' law
-    top = [t for t in (a, op("mul", b, var(name)) if b else 0.0) if t != 0.0]
-    numerator = top[0] if len(top) == 1 else op("add", *top) if top else 0.0
-    tree = op("div", numerator, op("add", 1.0, op("mul", c, var(name))))
+    tree = drop_zero_terms(op("div", op("add", a, op("mul", b, var(name))), op("add", 1.0, op("mul", c, var(name)))))
     text = f"{data.output.name} = {tree_text(tree)}"
 
     def refit(idx, theta=theta):

@@ -54,7 +54,7 @@ EXACT_GAIN = 3.0
 
 
 def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optional[dict] = None,
-           beyond: Optional[np.ndarray] = None) -> bool:
+           beyond: Optional[tuple[np.ndarray, int]] = None) -> bool:
     """Defined on the whole domain; on a card with constraints (which the
     player cannot evaluate), or where the world refused experiments (they
     show a constraint; `refused`: their inputs), defined at every observed
@@ -63,7 +63,7 @@ def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optiona
     much of the domain that is: it predicts the refusals (asin(1.5·sin θ)
     past the critical angle). Where it refused nothing, on any card, also a
     law undefined only where the readings, beyond chance, are not
-    (_readings_avoid)."""
+    (_readings_avoid; `beyond`: _beyond_readings, None where it refused)."""
     try:
         validate_predictor({"y": law.tree}, list(check_X), ["y"])
     except PredictorInvalid:
@@ -72,16 +72,14 @@ def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optiona
     if chk is None and (constrained or refused or beyond is not None):
         from ...symbolic import evaluate_tree
         with np.errstate(all="ignore"):
-            undefined = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
-        # refusals say where the world has no value, where there are some
-        avoided = not refused and beyond is not None and _readings_avoid(undefined, beyond, X)
+            chk = np.where(np.isfinite(v := evaluate_tree(law.tree, check_X)), v, np.nan)
+        avoided = beyond is not None and _readings_avoid(chk, *beyond)
         if constrained or refused:
-            chk = undefined
             if np.mean(np.isnan(chk)) > 0.5 and not (refused and _predicts_refusals(law.tree, refused)) \
                     and not avoided:
                 return False
-        elif avoided:
-            chk = undefined
+        elif not avoided:
+            return False
     obs = evaluate(law.tree, X) if X and len(next(iter(X.values()))) else np.zeros(0)
     if chk is None or obs is None or np.nanmax(np.abs(chk), initial=0) > 1e300:
         return False
@@ -95,11 +93,12 @@ def _valid(law: Law, check_X: dict, X: dict, constrained: bool, refused: Optiona
 AVOIDED = 0.05
 
 
-def _beyond_readings(check_X: dict, X: dict) -> Optional[np.ndarray]:
-    """The domain sample's points beyond the readings' range in some input,
-    or None when readings spread over the domain would have missed even all
-    of them with probability above AVOIDED (then no law is undefined only
-    where the readings, beyond chance, are not: _readings_avoid)."""
+def _beyond_readings(check_X: dict, X: dict) -> Optional[tuple[np.ndarray, int]]:
+    """(the domain sample's points beyond the readings' range in some input,
+    the number of distinct readings), or None when readings spread over the
+    domain would have missed even all of them with probability above
+    AVOIDED (then no law is undefined only where the readings, beyond
+    chance, are not: _readings_avoid)."""
     n = len(next(iter(X.values()))) if X else 0
     if not n or not check_X:
         return None
@@ -107,26 +106,23 @@ def _beyond_readings(check_X: dict, X: dict) -> Optional[np.ndarray]:
     for name, values in X.items():
         x = np.asarray(check_X[name], dtype=float)
         beyond |= (x < np.min(values)) | (x > np.max(values))
-    if (1.0 - float(np.mean(beyond))) ** _distinct(X) > AVOIDED:
+    distinct = len(np.unique(np.column_stack([np.asarray(v, dtype=float) for v in X.values()]), axis=0))
+    if (1.0 - float(np.mean(beyond))) ** distinct > AVOIDED:
         return None
-    return beyond
+    return beyond, distinct
 
 
-def _distinct(X: dict) -> int:
-    return len(np.unique(np.column_stack([np.asarray(v, dtype=float) for v in X.values()]), axis=0))
-
-
-def _readings_avoid(chk: np.ndarray, beyond: np.ndarray, X: dict) -> bool:
+def _readings_avoid(chk: np.ndarray, beyond: np.ndarray, distinct: int) -> bool:
     """Every domain point where the law is undefined (NaN in `chk`) lies
-    beyond the readings' range in some input (`beyond`, _beyond_readings),
-    and readings spread over the domain would have missed that region with
+    beyond the readings' range in some input (`beyond`), and `distinct`
+    readings spread over the domain would have missed that region with
     probability at most AVOIDED: the world reads only where the law has a
     value (a Fixed design drawn where the declared condition holds, snell's
     below the critical angle, shows no refusal), so nothing says the law
     must be defined there."""
     undefined = np.isnan(chk)
     return bool(undefined.any() and np.all(beyond[undefined])
-                and (1.0 - float(np.mean(undefined))) ** _distinct(X) <= AVOIDED)
+                and (1.0 - float(np.mean(undefined))) ** distinct <= AVOIDED)
 
 
 def _predicts_refusals(tree, refused: dict) -> bool:
@@ -191,7 +187,7 @@ def rank(laws: list[Law], X: dict, y: np.ndarray, output: Output, check_X: dict,
     """Valid laws (_valid; `refused`: the inputs of the experiments the world
     refused), best first, with held-out errors and scores."""
     seen, kept = set(), []
-    beyond = None if refused else _beyond_readings(check_X, X)
+    beyond = None if refused else _beyond_readings(check_X, X)  # refusals say where the world has no value
     for law in sorted(laws, key=lambda f: f.k):  # of equal trees, the one with the fewest constants
         key = repr(law.tree)
         if key not in seen and _valid(law, check_X, X, constrained, refused, beyond):
