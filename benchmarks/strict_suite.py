@@ -47,9 +47,11 @@ def _old_matcher(commit: str):
                           check=True, capture_output=True, text=True).stdout
     path = Path(tempfile.mkdtemp()) / "old_symbolic.py"
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location("old_symbolic", path)
+    # inside the scigame package, so that its relative imports (.identities,
+    # .residue) find today's modules beside it
+    spec = importlib.util.spec_from_file_location("scigame.old_symbolic", path)
     module = importlib.util.module_from_spec(spec)
-    sys.modules["old_symbolic"] = module  # dataclasses look their module up
+    sys.modules["scigame.old_symbolic"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 

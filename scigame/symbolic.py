@@ -344,6 +344,34 @@ def _expand_all(e: sympy.Expr) -> sympy.Expr:
     return sympy.expand(e, trig=True, log=True, power_exp=True, power_base=True)
 
 
+def _monic_powers(e: sympy.Expr) -> sympy.Expr:
+    """Every sum under a power with a constant, non-integer exponent written
+    with its first term's coefficient ±1 and the coefficient's power taken
+    out: s^e = |a|^e·(s/|a|)^e for a sum s whose first term (in sympy's
+    order of the terms' variable parts) has the coefficient a. The same
+    rewriting on both sides of a comparison, whatever numeric content sympy
+    itself took out of the root (it takes the integer coefficients' common
+    factor: √(13348·M − 910·r) is 2·√(3337·M − 455/2·r), √(332500·M −
+    22610·r) is 10·√(3325·M − 226.1·r)); the monic rational form
+    (`_monic_fraction`) does the same for ratios of polynomials."""
+    def monic(p: sympy.Pow) -> sympy.Expr:
+        base = sympy.expand(p.base)
+        if not isinstance(base, sympy.Add):
+            return p
+        lead = min(base.args, key=lambda t: sympy.default_sort_key(t.as_independent(*t.free_symbols)[1]))
+        a = lead.as_independent(*lead.free_symbols)[0]
+        if not (a.is_number and a.is_nonzero and a.is_real) or a in (1, -1):
+            return p
+        a = abs(a)
+        # unevaluated: sympy would take the monic sum's own content out again
+        return a ** p.exp * sympy.Pow(sympy.expand(base / a), p.exp, evaluate=False)
+
+    return e.replace(
+        lambda x: isinstance(x, sympy.Pow) and x.exp.is_number and not x.exp.is_integer
+        and x.base.free_symbols != set() and isinstance(sympy.expand(x.base), sympy.Add),
+        monic)
+
+
 def _monic_fraction(e: sympy.Expr, gens: tuple[sympy.Symbol, ...]
                     ) -> tuple[sympy.Expr, sympy.Expr]:
     """Numerator and denominator of a rational function, denominator monic."""
@@ -400,11 +428,15 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     diff = cand - law
     if diff == 0:
         return True, f"is the law: the same expression, constants within {tol_text}"
-    if equal_within(_expand_all(cand), law_expanded, rel_tol):
+    cand_expanded = _expand_all(cand)
+    if equal_within(cand_expanded, law_expanded, rel_tol):
         return True, f"is the law once expanded, constants within {tol_text}"
     diff = _expand_all(diff)
     if diff == 0:
         return True, f"is the law once expanded, constants within {tol_text}"
+    if equal_within(_monic_powers(cand_expanded), _monic_powers(law_expanded), rel_tol):
+        return True, (f"is the law once expanded, each sum under a root or power with its "
+                      f"first coefficient taken out, constants within {tol_text}")
     gens = tuple(symbols.values())
     if cand.is_rational_function(*gens) and law.is_rational_function(*gens):
         # Ratios of polynomials have a canonical form, so no simplify is needed:

@@ -35,7 +35,8 @@ def test_no_false_verdicts(source, tmp_path_factory, monkeypatch):
     # the suite is not vacuous: every card and every kind of form is in it
     assert len({c.law_id.split("/")[0] for c in cases}) >= (25 if source == "cards" else 30)
     for kind in ("expand", "factor", "exponent off by 1%", "tiny extra term",
-                 "constant outside the tolerance", "constants rounded", "pi or unit factor moved"):
+                 "constant outside the tolerance", "constants rounded", "pi or unit factor moved",
+                 "scale out of a root, rounded"):
         assert kinds[kind] > 0, kind
     table, wrong = _confusion(cases)
     false_negatives, false_positives = table[(True, False)], table[(False, True)]

@@ -68,6 +68,16 @@ PROJECTILE = op("add", op("div", op("mul", 9.81, op("pow", var("t"), 2)), 2), op
 SIN2 = op("pow", op("sin", x), 2)
 COS2 = op("pow", op("cos", x), 2)
 
+PLANET = [Variable("M", 1000.0, 9000.0), Variable("r", 3000.0, 9000.0)]
+# the law as the compiler writes it (SI inside, km/s out), the candidate as the baseline does
+ESCAPE = op("div", op("sqrt", op("sub", op("div", op("mul", 133480000000.0, var("M")),
+                                          op("mul", 1000.0, var("r"))), 9100000.0)), 1000.0)
+
+
+def ROOT_OF_SUM(scale, shift):
+    return op("sqrt", op("mul", scale, op("add", op("mul", var("M"), op("pow", var("r"), -1.0)), -shift)))
+
+
 CASES = [
     # id, candidate, reference, variables, rel_tol, expected strict
     ("reordered-product", op("div", op("mul", m2, 6.674e-11, m1), op("pow", r, 2)),
@@ -148,6 +158,17 @@ CASES = [
      op("mul", op("step", op("add", x, -1)), x), SYM_X, 0.01, True),
     ("round-of-integer", op("round", x), x, [Variable("x", -5, 5, integer=True)], 0.01, True),
     ("atan2-positive-x", op("atan2", y, x), op("atan", op("div", y, x)), POS_XY, 0.01, True),
+    # a shifted escape speed, √(2GM/r − 9.1) in Yg, km and km/s: the candidate's scale taken
+    # out of the root. sympy takes different integer content out of the two roots
+    # (2·√(3337·M − 227.5·r) against 10·√(3325·M − 226.1·r)), so only the roots made
+    # monic compare their constants: 133·0.068 = 9.044 against 9.1, 133 against 133.48
+    ("root-of-a-sum-scale-outside", ROOT_OF_SUM(133.0, 0.068), ESCAPE, PLANET, 0.01, True),
+    ("root-of-a-sum-shift-1.9%-off", ROOT_OF_SUM(133.0, 0.0695), ESCAPE, PLANET, 0.01, False),
+    ("root-of-a-sum-extra-term", op("add", ROOT_OF_SUM(133.0, 0.068), op("mul", 1e-9, var("M"))),
+     ESCAPE, PLANET, 0.01, False),
+    ("power-1.4-of-a-sum-scale-outside",
+     op("pow", op("mul", 2.01, op("add", x, 0.499)), 1.4),
+     op("pow", op("add", op("mul", 2, x), 1), 1.4), POS_X, 0.01, True),
 ]
 
 

@@ -146,6 +146,24 @@ def _round_constants(e, tol):
     return e.xreplace(mapping)
 
 
+def _scale_out_of_roots(e, tol):
+    """(a·x + b)^e written a^e·(x + b/a)^e, the two numbers rounded as a
+    player prints them (_round_constants): a root of a sum with its scale
+    taken out, a taken as the coefficient of largest size."""
+    def out(p):
+        base = sympy.expand(p.base)
+        if not isinstance(base, sympy.Add):
+            return p
+        a = max((t.as_independent(*t.free_symbols)[0] for t in base.args), key=lambda c: abs(float(c)))
+        if not a.is_number or abs(a) == 1 or a == 0:
+            return p
+        a = abs(a)
+        return (sympy.Pow(_round_constants(a, tol), p.exp)
+                * sympy.Pow(_round_constants(sympy.expand(base / a), tol), p.exp, evaluate=False))
+    return e.replace(lambda x: isinstance(x, sympy.Pow) and x.exp.is_number and not x.exp.is_integer
+                     and isinstance(sympy.expand(x.base), sympy.Add), out)
+
+
 REWRITES: dict[str, Callable] = {
     "expand": sympy.expand, "factor": sympy.factor, "cancel": sympy.cancel,
     "together": sympy.together, "trigsimp": sympy.trigsimp, "expand_trig": sympy.expand_trig,
@@ -220,6 +238,7 @@ def _cases(law_id: str, law_tree: object, variables: tuple[Variable, ...],
     seen = set()
     forms = {name: f for name, f in REWRITES.items()}
     forms["constants rounded"] = lambda e: _round_constants(e, rel_tol)
+    forms["scale out of a root, rounded"] = lambda e: _scale_out_of_roots(e, rel_tol)
     for name, rewrite in forms.items():
         try:
             with _time_limit(2.0):
