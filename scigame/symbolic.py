@@ -418,6 +418,9 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
     # both with every constant-base power as an exponential
     if equal_within(_exp_form(cand), _exp_form(law), rel_tol):
         return True, f"is the law written with exponentials, constants within {tol_text}"
+    if equal_within(_monic_powers(cand), _monic_powers(law), rel_tol):
+        return True, (f"is the law once each sum under a root or power has its first "
+                      f"coefficient taken out, constants within {tol_text}")
 
     law_expanded = _expand_all(law)
     law_numbers = _numbers(law) | _numbers(law_expanded)
