@@ -349,11 +349,12 @@ def _monic_powers(e: sympy.Expr) -> sympy.Expr:
     with its first term's coefficient ±1 and the coefficient's power taken
     out: s^e = |a|^e·(s/|a|)^e for a sum s whose first term (in sympy's
     order of the terms' variable parts) has the coefficient a. The same
-    rewriting on both sides of a comparison, whatever numeric content sympy
-    itself took out of the root (it takes the integer coefficients' common
-    factor: √(13348·M − 910·r) is 2·√(3337·M − 455/2·r), √(332500·M −
-    22610·r) is 10·√(3325·M − 226.1·r)); the monic rational form
-    (`_monic_fraction`) does the same for ratios of polynomials."""
+    rewriting on both sides of a comparison, wherever each side kept its
+    scale: a law compiled with a unit conversion outside its root,
+    √(133480000·M/r − 9100000)/1000, and a candidate with it inside,
+    √(133·M/r − 9.044), then compare constant by constant. The monic
+    rational form (`_monic_fraction`) does the same for ratios of
+    polynomials."""
     def monic(p: sympy.Pow) -> sympy.Expr:
         base = sympy.expand(p.base)
         if not isinstance(base, sympy.Add):

@@ -166,10 +166,10 @@ CASES = [
      op("mul", op("step", op("add", x, -1)), x), SYM_X, 0.01, True),
     ("round-of-integer", op("round", x), x, [Variable("x", -5, 5, integer=True)], 0.01, True),
     ("atan2-positive-x", op("atan2", y, x), op("atan", op("div", y, x)), POS_XY, 0.01, True),
-    # a shifted escape speed, √(2GM/r − 9.1) in Yg, km and km/s: the candidate's scale taken
-    # out of the root. sympy takes different integer content out of the two roots
-    # (2·√(3337·M − 227.5·r) against 10·√(3325·M − 226.1·r)), so only the roots made
-    # monic compare their constants: 133·0.068 = 9.044 against 9.1, 133 against 133.48
+    # a shifted escape speed, √(2GM/r − 9.1) in Yg, km and km/s: the law keeps its unit
+    # conversion outside the root (√(133480000·M/r − 9100000)/1000), the candidate its
+    # scale inside; only the roots made monic compare their constants: √133 against
+    # √133.48, 0.068 against 9.1/133.48
     ("root-of-a-sum-scale-outside", ROOT_OF_SUM(133.0, 0.068), ESCAPE, PLANET, 0.01, True),
     ("root-of-a-sum-shift-1.9%-off", ROOT_OF_SUM(133.0, 0.0695), ESCAPE, PLANET, 0.01, False),
     ("root-of-a-sum-extra-term", op("add", ROOT_OF_SUM(133.0, 0.068), op("mul", 1e-9, var("M"))),
