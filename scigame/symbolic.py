@@ -367,9 +367,10 @@ def _monic_powers(e: sympy.Expr) -> sympy.Expr:
         # unevaluated: sympy would take the monic sum's own content out again
         return a ** p.exp * sympy.Pow(sympy.expand(base / a), p.exp, evaluate=False)
 
+    # a base that is no sum once expanded is left as it is by monic itself
     return e.replace(
         lambda x: isinstance(x, sympy.Pow) and x.exp.is_number and not x.exp.is_integer
-        and x.base.free_symbols != set() and isinstance(sympy.expand(x.base), sympy.Add),
+        and x.base.free_symbols != set(),
         monic)
 
 
