@@ -52,6 +52,7 @@ from typing import Any, Sequence
 
 import numpy as np
 import sympy
+from sympy.polys.polyerrors import BasePolynomialError
 
 from .identities import LAST_RESORT, exp_form_ratio, prove_zero
 from .predictor import Path, PredictorInvalid, evaluate_unchecked, fold_tree, path_text
@@ -389,6 +390,74 @@ def _same_rational_function(a: sympy.Expr, b: sympy.Expr,
     return equal_within(na, nb, tol) and equal_within(da, db, tol)
 
 
+#: The largest root order _rational_in_roots substitutes (x = z^q): beyond it
+#: an exponent is a fitted decimal, not a root (x^0.8 is z^4 with x = z^5).
+_ROOT_ORDER = 12
+
+
+def _in_roots(a: sympy.Expr, b: sympy.Expr, symbols: dict[str, sympy.Symbol]
+              ) -> tuple[sympy.Expr, sympy.Expr] | None:
+    """Both sides with each positive input x that is raised to fractional
+    powers (x^(4/5), x^(-1/2)) written z^q, q the least common denominator
+    of its exponents on either side, so that x^(4/5) is z^4 (x ↦ z^q is one
+    to one where x > 0); the sides as they are where no input has such
+    powers, None where one needs a root beyond the _ROOT_ORDER-th."""
+    subs = {}
+    for name, s in symbols.items():
+        if not s.is_positive:
+            continue
+        qs = {p.exp.q for e in (a, b) for p in e.atoms(sympy.Pow)
+              if p.base == s and p.exp.is_Rational and p.exp.q > 1}
+        if not qs:
+            continue
+        q = math.lcm(*qs)
+        if q > _ROOT_ORDER:
+            return None
+        subs[s] = sympy.Symbol(f"_root_{name}", positive=True) ** q
+    if not subs:
+        return a, b
+    return sympy.powsimp(a.subs(subs)), sympy.powsimp(b.subs(subs))
+
+
+def _numeric_atoms(e: sympy.Expr) -> sympy.Expr:
+    """Constant functions and powers (exp(41/100), √3) as numbers, an
+    exponential of a sum split first (exp(41/100 − t/2) = exp(41/100)·exp(−t/2)):
+    a constant is a coefficient, not a polynomial generator."""
+    e = sympy.expand_power_exp(e)
+    return e.xreplace({x: x.evalf(30) for x in e.atoms(sympy.Function, sympy.Pow)
+                       if x.is_number and not x.is_Rational})
+
+
+def _same_ratio_in_generators(a: sympy.Expr, b: sympy.Expr, symbols: dict[str, sympy.Symbol],
+                              tol: float) -> bool:
+    """Whether both sides are one ratio of polynomials in the same generators
+    (roots of the inputs, exponentials and other functions of them), the
+    coefficients of the monic forms within `tol`. A law
+    f·(u/f)^0.8/((u/f)^0.8 − 1) and a candidate 20·(1 − 10.98·u^−0.8)^−1 are
+    ratios of polynomials in z = u^(1/5); a shifted logistic law
+    1000/(1 + 1507·e^(−t/2)/N0 − 1.507·e^(−t/2)) and a candidate
+    1/(0.001 − 0.0015·e^(−t/2) + 1.507·e^(−t/2)/N0) are ratios of
+    polynomials in N0 and e^(t/2)."""
+    sides = _in_roots(a, b, symbols)
+    if sides is None:
+        return False
+    sides = [_numeric_atoms(e) for e in sides]
+    if sides[0].atoms(sympy.Function) != sides[1].atoms(sympy.Function):
+        return False  # not in the same generators (and spared cancel's work on the two)
+    parts = [p for e in sides for p in sympy.fraction(sympy.cancel(sympy.together(e)))]
+    try:
+        polys, opt = sympy.parallel_poly_from_expr(parts)
+    except BasePolynomialError:
+        return False
+    if any(g.is_number for g in opt.gens):
+        return False
+    (na, da, nb, db), la, lb = parts, polys[1].LC(), polys[3].LC()
+    if la == 0 or lb == 0:
+        return False
+    return (equal_within(sympy.expand(na / la), sympy.expand(nb / lb), tol)
+            and equal_within(sympy.expand(da / la), sympy.expand(db / lb), tol))
+
+
 def _free_numbers(cand: sympy.Expr, law_numbers: set) -> set:
     """Candidate numbers that may stand for a law constant within the
     tolerance: not the law's own and not exponents that are simple fractions
@@ -451,6 +520,9 @@ def _symbolic_verdict(candidate: Any, reference: Any, variables: Sequence[Variab
             return True, ("is the law as a ratio of polynomials, constants "
                           f"within {tol_text}")
         return residue_verdict(sympy.cancel(diff), cand, law, symbols, points)
+    if _same_ratio_in_generators(cand, law, symbols, rel_tol):
+        return True, ("is the law as a ratio of polynomials in the inputs' roots and "
+                      f"functions, constants within {tol_text}")
     return _beyond_expansion(cand, law, diff, exact_candidate, symbols, rel_tol, points)
 
 

@@ -86,6 +86,29 @@ def ROOT_OF_SUM(scale, shift):
     return op("sqrt", op("mul", scale, op("add", op("mul", var("M"), op("pow", var("r"), -1.0)), -shift)))
 
 
+BENCH = [Variable("u", 30.0, 100.0)]
+# a shifted lens law as the compiler writes it, f·(u/f)^0.8/((u/f)^0.8 − 1) with f = 20
+LENS = op("div", op("mul", 20.0, op("pow", op("div", var("u"), 20.0), 0.8)),
+          op("sub", op("pow", op("div", var("u"), 20.0), 0.8), 1.0))
+
+
+def LENS_FIT(scale, coef, power=-0.8):
+    """The baseline's writing of it: scale·(1 − coef·u^power)^−1."""
+    return op("mul", scale, op("pow", op("add", 1.0, op("mul", -coef, op("pow", var("u"), power))), -1.0))
+
+
+GROWTH = [Variable("t", 0.0, 20.0), Variable("N0", 10.0, 50.0)]
+# a shifted logistic law as the compiler writes it, K/(1 + (K/N0 − 1)·e^(−r·t + 0.41))
+LOGISTIC = op("div", 1000.0, op("add", 1.0, op("mul", op("sub", op("div", 1000.0, var("N0")), 1.0),
+                                              op("exp", op("add", op("mul", -0.5, var("t")), 0.41)))))
+
+
+def LOGISTIC_FIT(a, b, c=0.001):
+    """The baseline's writing of it: 1/(c + a·e^(−t/2) + b·e^(−t/2)/N0)."""
+    decay = op("exp", op("mul", -0.5, var("t")))
+    return op("div", 1.0, op("add", op("mul", a, decay), op("mul", b, op("pow", var("N0"), -1.0), decay), c))
+
+
 CASES = [
     # id, candidate, reference, variables, rel_tol, expected strict
     ("reordered-product", op("div", op("mul", m2, 6.674e-11, m1), op("pow", r, 2)),
@@ -180,6 +203,20 @@ CASES = [
     ("power-of-a-sum-scale-outside", ADIABATIC(4400.0, 1.49), ADIABATIC_LAW, VOLUME, 0.01, True),
     ("power-of-a-sum-inner-1.04%-off", ADIABATIC(4400.0, 1.508), ADIABATIC_LAW, VOLUME, 0.01, False),
     ("power-of-a-sum-scale-1.35%-off", ADIABATIC(4460.0, 1.49), ADIABATIC_LAW, VOLUME, 0.01, False),
+    # a ratio of polynomials in a root of u (u^0.8 = z^4 with u = z^5): 11 against
+    # 20^0.8 = 10.986 is the law; the scale 1.5% off, a power 0.79 for 0.8 and an
+    # extra 10⁻⁴·u are not
+    ("ratio-in-roots", LENS_FIT(20.0, 11.0), LENS, BENCH, 0.01, True),
+    ("ratio-in-roots-scale-1.5%-off", LENS_FIT(20.3, 11.0), LENS, BENCH, 0.01, False),
+    ("ratio-in-roots-other-power", LENS_FIT(20.0, 10.6, -0.79), LENS, BENCH, 0.01, False),
+    # a ratio of polynomials in N0 and e^(t/2): −0.0015 against −e^0.41/1000 = −0.0015068
+    # (0.45%) is the law; −0.00153 (1.5% off) and 0.00102 for 1/K (2% off) are not
+    ("ratio-in-exponentials", LOGISTIC_FIT(-0.0015, 1.5068), LOGISTIC, GROWTH, 0.01, True),
+    ("ratio-in-exponentials-1.5%-off", LOGISTIC_FIT(-0.00153, 1.5068), LOGISTIC, GROWTH, 0.01, False),
+    ("ratio-in-exponentials-floor-off", LOGISTIC_FIT(-0.0015, 1.5068, 0.00102), LOGISTIC, GROWTH, 0.01,
+     False),
+    ("ratio-in-roots-extra-term", op("add", LENS_FIT(20.0, 11.0), op("mul", 1e-4, var("u"))),
+     LENS, BENCH, 0.01, False),
 ]
 
 
