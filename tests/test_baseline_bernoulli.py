@@ -17,6 +17,7 @@ from scipy.integrate import solve_ivp
 from scigame.players.baseline import bernoulli as bernoulli_module
 from scigame.players.baseline.bernoulli import _fit, _model, bernoulli
 from scigame.players.baseline.dims import analyse
+from scigame.players.baseline.monomials import exact_fit
 from scigame.players.baseline.search import OutputData
 from scigame.players.baseline.task import Input, Output
 from scigame.players.baseline.trees import evaluate
@@ -104,7 +105,9 @@ def test_a_law_is_recovered_with_its_constants(y_inf, k, a):
     def law(t, T0):
         return _model(T0, t, np.array([y_inf, k, a]))
     data = _data(law)
-    laws = [f for f in bernoulli(data) if f.fit_max < 0.05]
+    # the laws that reproduce the exact readings within their rounding (a look-alike,
+    # y∞ = −230.5 with a = +0.5001, fits within 0.034 tolerances)
+    laws = [f for f in bernoulli(data) if f.fit_max <= exact_fit(data)]
     assert laws
     assert any(f.theta == pytest.approx((y_inf, k, a), rel=1e-6, abs=1e-12) for f in laws)
     grid = {"t": np.linspace(0.2, 5.0, 20), "T0": np.linspace(60.0, 90.0, 20)}

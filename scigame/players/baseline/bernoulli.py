@@ -150,7 +150,7 @@ def _zero_equilibrium(model, theta: np.ndarray, data: OutputData) -> np.ndarray:
         return theta
     trial = np.array([0.0, sub[0], sub[1]])
     worst = worst_error(model, trial, data.X, data.y, data.sw)
-    return trial if worst <= rounding_bound(worst_error(model, theta, data.X, data.y, data.sw)) else theta
+    return trial if worst <= rounding_bound(worst_error(model, theta, data.X, data.y, data.sw), data.snap_exact) else theta
 
 
 def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Optional[Law]:
@@ -167,7 +167,7 @@ def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Opti
     if theta is None:
         return None
     theta = _zero_equilibrium(model, theta, data)
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
     y_inf, k, a = (float(t) for t in theta)
     excess = fold("sub", [var(init), y_inf])  # folded: y∞ = 0 (logistic growth) leaves x, not x − 0
     e = op("exp", op("mul", a, qtree))

@@ -164,11 +164,16 @@ def worst_error(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarr
         return float(np.max(scaled_errors(model(theta, X), y, sw)))
 
 
-def rounding_bound(worst: float) -> float:
+def rounding_bound(worst: float, exact: Optional[float] = None) -> float:
     """How far a constant rounded to a simpler value (a short decimal, a
     nice fraction, exactly 0) may move the largest scaled error: to
-    max(0.3, 1.5 × the unrounded one)."""
-    return max(0.3, 1.5 * worst)
+    max(0.3, 1.5 × the unrounded one); on readings exact to within `exact`
+    tolerances (OutputData.snap_exact: noise-free, finely resolved), to
+    max(exact, 1.5 × the unrounded one). Only exact readings see a number
+    rounded in a small term, 0.5·t for 0.51·t beside 20·tanh(0.49·t), which
+    moves them by a fifth of a tolerance; they are the evidence that the
+    rounded law is not the law."""
+    return max(0.3, 1.5 * worst) if exact is None else max(exact, 1.5 * worst)
 
 
 #: With noise-free readings, a law whose predictions all land within a
@@ -197,11 +202,11 @@ RESIDUE = 1e-6
 
 
 def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray, X: dict, y: np.ndarray,
-                  sw: np.ndarray, rel: float, digits: int = 4) -> np.ndarray:
+                  sw: np.ndarray, rel: float, digits: int = 4, exact: Optional[float] = None) -> np.ndarray:
     """Each constant rounded, in turn, to the fewest significant digits
     (1 to `digits`) that move it by at most `rel` (relative) and that the
-    data support: the largest scaled error stays at most max(0.3, 1.5 × the
-    unrounded one); a constant no reading sees (removing it moves no
+    data support: the largest scaled error stays within rounding_bound of
+    the unrounded one (`exact`: the readings' own, OutputData.snap_exact); a constant no reading sees (removing it moves no
     prediction by more than RESIDUE tolerances) is set to 0. Short decimals
     are what the law's author wrote (0.7, 1e-9), and they let the strict check see an exact constant instead of a
     fitted one; `rel` (half the output's relative tolerance) keeps a poorly
@@ -212,7 +217,7 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
     def worst(t):  # worst_error(model, t, X, y, sw)
         with np.errstate(all="ignore"):
             return float(np.max(scaled_errors(values(t), y, sw)))
-    bound = rounding_bound(worst(theta))
+    bound = rounding_bound(worst(theta), exact)
     out = np.array(theta, dtype=float)
     for j, v in enumerate(out):
         if not math.isfinite(v) or v == 0:

@@ -266,7 +266,7 @@ def _make(data, tr, picked, T, fixed, theta0, model, arg: Argument) -> Optional[
         theta = refine(model, start, data.X, data.y, data.sw, nfev=40)
     if theta is None:
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
     coef, a = T @ theta[:-1] + fixed, float(theta[-1])
     e_tree = op("exp", op("mul", a, qtree))
     parts = [op("mul", float(c), tree, e_tree) if with_e else op("mul", float(c), tree)

@@ -162,6 +162,9 @@ class OutputData:
         #: How far a constant may be rounded: half the relative tolerance the
         #: strict check allows constants (fitting.snap_decimals).
         self.snap_rel = output.tol_rel / 2 if output.tol_rel > 0 else 1e-6
+        #: On exact readings (noise-free), the tolerances within which a rounded
+        #: constant must still reproduce them (fitting.rounding_bound); None on noisy ones.
+        self.snap_exact = None if output.noisy else exact_fit(self)
         with np.errstate(all="ignore"):
             self.logs = {i.name: np.log(X[i.name]) for i in self.positive}
 

@@ -119,7 +119,7 @@ def _law(data, name, bases, trig, harmonic, damped, a, b) -> Optional[Law]:
     theta = refine(model, np.array(theta0), data.X, data.y, data.sw, nfev=40)
     if theta is None:
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
     final = tree
     for p, v in zip(paths, theta):
         final = _set(final, p, float(v))

@@ -265,7 +265,7 @@ def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]
         for j in order:
             t = _snap_one(model, t, j, data, tuple(done))
             done.append(j)
-        t = snap_decimals(model, t, data.X, data.y, data.sw, data.snap_rel)
+        t = snap_decimals(model, t, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
         if worst_error(model, t, data.X, data.y, data.sw) > KEPT_FIT:
             continue
         cost = sum(_written(float(e)) for e in t[2:]) + _scale_cost(float(t[1]))
@@ -289,7 +289,7 @@ def _snap_one(model, theta: np.ndarray, j: int, data: OutputData, frozen: tuple[
     fitting.rounding_bound of the unsnapped one. Unlike relax._snap_exponent,
     which takes the first small rational that fits, the shortest wins: with
     the scale and the other exponent refitted, 2/3 fits where the law has 0.7."""
-    bound = rounding_bound(worst_error(model, theta, data.X, data.y, data.sw))
+    bound = rounding_bound(worst_error(model, theta, data.X, data.y, data.sw), data.snap_exact)
     v = float(theta[j])
     decimals = [float(f"{v:.{d - 1}e}") for d in (1, 2, 3, 4)]
     if j == 1:

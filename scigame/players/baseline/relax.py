@@ -391,12 +391,13 @@ def _model(tree: Any, paths: list[Path], tied: tuple[Path, ...] = ()) -> Callabl
 
 
 def _snap_exponent(model, theta: np.ndarray, j: int, X: dict, y: np.ndarray, sw: np.ndarray,
-                   width: float = 0.05, frozen: tuple[int, ...] = (), rationals: bool = True) -> np.ndarray:
+                   width: float = 0.05, frozen: tuple[int, ...] = (), rationals: bool = True,
+                   exact: Optional[float] = None) -> np.ndarray:
     """The exponent theta[j] as the simplest value the data support, the rest
     (but the `frozen` constants, snapped before) refitted: a small rational
     (unless not `rationals`: a coefficient), else the shortest decimal (1.1, not
     1.098), within `width` (relative, at least absolute) of its fitted value."""
-    bound = rounding_bound(worst_error(model, theta, X, y, sw))
+    bound = rounding_bound(worst_error(model, theta, X, y, sw), exact)
     e = float(theta[j])
     decimals = [float(f"{e:.{d - 1}e}") for d in (1, 2, 3)]
     for r in [float(r) for r in snap_options(e) if rationals] + decimals:
@@ -499,8 +500,9 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     if best is None or best[2] > 1.0 or not best[1] < IMPROVEMENT * min(law.fit_error, beat):
         return None
     j = len(paths) - 1
-    theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw, rationals=what not in COEFFICIENTS)
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel)
+    theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw, rationals=what not in COEFFICIENTS,
+                           exact=data.snap_exact)
+    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
     # the number the parent law has there (none for a new one; with extra numbers, those moved)
     parent = 0.0 if what in SIGNED or "phase" in what or extra else theta0[j]
     if abs(theta[j] - parent) < 1e-9 or theta[j] == 0:

@@ -459,6 +459,11 @@ def _factored(cols: np.ndarray, coef: np.ndarray, data: OutputData, tr: Transfor
         r = np.ones(len(coef))
         r[others] = t[1:]
         return tr.inverse(cols @ (t[0] * r))
+    # the rounding bound of noisy readings even on exact ones: a sum's cost counts no
+    # digits, so its four-digit ratios (0.5·(I0 + 0.5312·I0·sin 2θ + 0.8473·I0·cos 2θ))
+    # would pass as exact and, shorter by that count, outrank I0·cos(θ − 0.28)²;
+    # rounded to three (within half the tolerance: the strict check sees the same law)
+    # they fit within 0.16 tolerances, not exactly
     t = snap_decimals(model, np.concatenate([[coef[i0]], coef[others] / coef[i0]]), {}, data.y, data.sw,
                       data.snap_rel)
     ratios = np.ones(len(coef))
