@@ -354,7 +354,7 @@ def _monic_powers(e: sympy.Expr) -> sympy.Expr:
     scale: a law compiled with a unit conversion outside its root,
     √(133480000·M/r − 9100000)/1000, and a candidate with it inside,
     √(133·M/r − 9.044), then compare constant by constant. The monic
-    rational form (`_monic_fraction`) does the same for ratios of
+    rational form (`_equal_monic`) does the same for ratios of
     polynomials."""
     def monic(p: sympy.Pow) -> sympy.Expr:
         base = sympy.expand(p.base)
@@ -375,22 +375,29 @@ def _monic_powers(e: sympy.Expr) -> sympy.Expr:
         monic)
 
 
-def _monic_fraction(e: sympy.Expr, gens: tuple[sympy.Symbol, ...]
-                    ) -> tuple[sympy.Expr, sympy.Expr]:
-    """Numerator and denominator of a rational function, denominator monic."""
-    num, den = sympy.fraction(sympy.cancel(sympy.together(e)))
-    lead = sympy.Poly(den, *gens).LC() if den.free_symbols else den
-    return sympy.expand(num / lead), sympy.expand(den / lead)
+def _fraction(e: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    """Numerator and denominator of a rational function, common factors cancelled."""
+    return sympy.fraction(sympy.cancel(sympy.together(e)))
+
+
+def _equal_monic(fa: tuple[sympy.Expr, sympy.Expr], fb: tuple[sympy.Expr, sympy.Expr],
+                 gens: tuple[sympy.Expr, ...], tol: float) -> bool:
+    """Two (numerator, denominator) pairs equal once each denominator is
+    monic in `gens`, coefficients within `tol`."""
+    def monic(num, den):
+        lead = sympy.Poly(den, *gens).LC() if den.free_symbols else den
+        return sympy.expand(num / lead), sympy.expand(den / lead)
+    (na, da), (nb, db) = monic(*fa), monic(*fb)
+    return equal_within(na, nb, tol) and equal_within(da, db, tol)
 
 
 def _same_rational_function(a: sympy.Expr, b: sympy.Expr,
                             gens: tuple[sympy.Symbol, ...], tol: float) -> bool:
     """Equal rational functions, coefficients of the monic forms within `tol`."""
-    (na, da), (nb, db) = _monic_fraction(a, gens), _monic_fraction(b, gens)
-    return equal_within(na, nb, tol) and equal_within(da, db, tol)
+    return _equal_monic(_fraction(a), _fraction(b), gens, tol)
 
 
-#: The largest root order _rational_in_roots substitutes (x = z^q): beyond it
+#: The largest root order _in_roots substitutes (x = z^q): beyond it
 #: an exponent is a fitted decimal, not a root (x^0.8 is z^4 with x = z^5).
 _ROOT_ORDER = 12
 
@@ -444,18 +451,12 @@ def _same_ratio_in_generators(a: sympy.Expr, b: sympy.Expr, symbols: dict[str, s
     sides = [_numeric_atoms(e) for e in sides]
     if sides[0].atoms(sympy.Function) != sides[1].atoms(sympy.Function):
         return False  # not in the same generators (and spared cancel's work on the two)
-    parts = [p for e in sides for p in sympy.fraction(sympy.cancel(sympy.together(e)))]
-    try:
-        polys, opt = sympy.parallel_poly_from_expr(parts)
+    fa, fb = _fraction(sides[0]), _fraction(sides[1])
+    try:  # the generators of the four polynomials (sympy picks them: N0, e^(t/2))
+        _, opt = sympy.parallel_poly_from_expr([*fa, *fb])
     except BasePolynomialError:
         return False
-    if any(g.is_number for g in opt.gens):
-        return False
-    (na, da, nb, db), la, lb = parts, polys[1].LC(), polys[3].LC()
-    if la == 0 or lb == 0:
-        return False
-    return (equal_within(sympy.expand(na / la), sympy.expand(nb / lb), tol)
-            and equal_within(sympy.expand(da / la), sympy.expand(db / lb), tol))
+    return not any(g.is_number for g in opt.gens) and _equal_monic(fa, fb, tuple(opt.gens), tol)
 
 
 def _free_numbers(cand: sympy.Expr, law_numbers: set) -> set:

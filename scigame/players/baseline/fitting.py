@@ -206,8 +206,9 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
     """Each constant rounded, in turn, to the fewest significant digits
     (1 to `digits`) that move it by at most `rel` (relative) and that the
     data support: the largest scaled error stays within rounding_bound of
-    the unrounded one (`exact`: the readings' own, OutputData.snap_exact); a constant no reading sees (removing it moves no
-    prediction by more than RESIDUE tolerances) is set to 0. Short decimals
+    the unrounded one (`exact`: the readings' own, OutputData.snap_exact); a
+    constant no reading sees (removing it moves no prediction by more than
+    RESIDUE tolerances) is set to 0. Short decimals
     are what the law's author wrote (0.7, 1e-9), and they let the strict check see an exact constant instead of a
     fitted one; `rel` (half the output's relative tolerance) keeps a poorly
     determined constant from being rounded beyond what that check allows."""
