@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .fitting import Law, refine, rounding_bound, scaled_errors, snap_decimals, worst_error
+from .fitting import Law, refine, rounding_bound, scaled_errors, worst_error
 from .monomials import ARGUMENT_GRID, Argument, OutputData, arguments
 from .trees import fold, op, tree_text, var
 
@@ -167,7 +167,7 @@ def _law(data: OutputData, init: str, arg: Argument, theta0: np.ndarray) -> Opti
     if theta is None:
         return None
     theta = _zero_equilibrium(model, theta, data)
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+    theta = data.snap(model, theta)
     y_inf, k, a = (float(t) for t in theta)
     excess = fold("sub", [var(init), y_inf])  # folded: y∞ = 0 (logistic growth) leaves x, not x − 0
     e = op("exp", op("mul", a, qtree))

@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .fitting import Law, refine, scaled_errors, snap_decimals, wls
+from .fitting import Law, refine, scaled_errors, wls
 from .monomials import ARGUMENT_GRID, Argument, OutputData, Transform, arguments, transforms
 from .sums import tie_maps
 from .trees import drop_zero_terms, op, power, tree_text, var
@@ -266,7 +266,7 @@ def _make(data, tr, picked, T, fixed, theta0, model, arg: Argument) -> Optional[
         theta = refine(model, start, data.X, data.y, data.sw, nfev=40)
     if theta is None:
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+    theta = data.snap(model, theta)
     coef, a = T @ theta[:-1] + fixed, float(theta[-1])
     e_tree = op("exp", op("mul", a, qtree))
     parts = [op("mul", float(c), tree, e_tree) if with_e else op("mul", float(c), tree)

@@ -22,8 +22,8 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from .dims import Dimensions, independent
-from .fitting import (Law, best_scale, decimal_exponent, exponent_penalty, refine, scaled_errors, snap_options,
-                      worst_error)
+from .fitting import (Law, best_scale, decimal_exponent, exponent_penalty, refine, scaled_errors, snap_decimals,
+                      snap_options, worst_error)
 from .task import Input, Output, fmt
 from .trees import op, power, product, tree_text, var
 
@@ -167,6 +167,12 @@ class OutputData:
         self.snap_exact = None if output.noisy else exact_fit(self)
         with np.errstate(all="ignore"):
             self.logs = {i.name: np.log(X[i.name]) for i in self.positive}
+
+    def snap(self, model: Callable[[np.ndarray, dict], np.ndarray], theta: np.ndarray) -> np.ndarray:
+        """The constants rounded to short decimals these readings support
+        (fitting.snap_decimals, with their relative width and, on exact
+        readings, their rounding bound)."""
+        return snap_decimals(model, theta, self.X, self.y, self.sw, self.snap_rel, exact=self.snap_exact)
 
 
 def monomial_tree(names: list[str], p: list[Fraction]) -> list:

@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .fitting import Law, refine, scaled_errors, snap_decimals
+from .fitting import Law, refine, scaled_errors
 from .kinetics import _bases
 from .relax import _model, _set
 from .monomials import OutputData, transforms
@@ -119,7 +119,7 @@ def _law(data, name, bases, trig, harmonic, damped, a, b) -> Optional[Law]:
     theta = refine(model, np.array(theta0), data.X, data.y, data.sw, nfev=40)
     if theta is None:
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+    theta = data.snap(model, theta)
     final = tree
     for p, v in zip(paths, theta):
         final = _set(final, p, float(v))

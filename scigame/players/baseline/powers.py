@@ -40,7 +40,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
+from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_options,
                       worst_error)
 from .monomials import (ARGUMENT_GRID, Argument, Factor, OutputData, Screened, _monomial_values, arguments, first_cut,
                         monomial_tree, screen, setup, spaces, transforms)
@@ -265,7 +265,7 @@ def _snapped(model, theta: np.ndarray, data: OutputData) -> Optional[np.ndarray]
         for j in order:
             t = _snap_one(model, t, j, data, tuple(done))
             done.append(j)
-        t = snap_decimals(model, t, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+        t = data.snap(model, t)
         if worst_error(model, t, data.X, data.y, data.sw) > KEPT_FIT:
             continue
         cost = sum(_written(float(e)) for e in t[2:]) + _scale_cost(float(t[1]))

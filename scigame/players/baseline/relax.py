@@ -40,7 +40,7 @@ import numpy as np
 
 from ...compiler.predictor_ops import OP_TABLE
 from ...predictor import evaluate_unchecked
-from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_decimals, snap_options,
+from .fitting import (Law, exponent_penalty, refine, rounding_bound, scaled_errors, snap_options,
                       worst_error)
 from .monomials import exact_fit
 from .task import fmt
@@ -502,7 +502,7 @@ def relax_one(data, law: Law, tree: Any, path: Path, tied: tuple[Path, ...] = ()
     j = len(paths) - 1
     theta = _snap_exponent(model, best[0], j, data.X, data.y, data.sw, rationals=what not in COEFFICIENTS,
                            exact=data.snap_exact)
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+    theta = data.snap(model, theta)
     # the number the parent law has there (none for a new one; with extra numbers, those moved)
     parent = 0.0 if what in SIGNED or "phase" in what or extra else theta0[j]
     if abs(theta[j] - parent) < 1e-9 or theta[j] == 0:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from .fitting import Law, best_scale, refine, scaled_errors, snap_decimals
+from .fitting import Law, best_scale, refine, scaled_errors
 from .monomials import OutputData
 from .trees import drop_zero_terms, op, tree_text, var
 
@@ -80,7 +80,7 @@ def _fractional(data: OutputData, name: str) -> Optional[Law]:
     theta = refine(model, start, data.X, data.y, data.sw, nfev=40)
     if theta is None or not poleless(theta):
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+    theta = data.snap(model, theta)
     a, b, c = (float(v) for v in theta)
     if c == 0.0:
         return None  # a straight line: the sums' law
@@ -127,7 +127,7 @@ def _fit(data: OutputData, name: str, x: np.ndarray, shape) -> Optional[Law]:
     theta = refine(model, start, data.X, data.y, data.sw, nfev=60)
     if theta is None or not theta[1] > 0:
         return None
-    theta = snap_decimals(model, theta, data.X, data.y, data.sw, data.snap_rel, exact=data.snap_exact)
+    theta = data.snap(model, theta)
     c, b, e = (float(v) for v in theta)
     tree = op("mul", c, tree_of(op("pow", op("div", var(name), b), e)))
     text = f"{data.output.name} = {tree_text(tree)}"
