@@ -125,6 +125,18 @@ def test_a_logistic_equilibrium_is_set_to_zero():
     assert any(f.text.startswith("T = T0·exp(0.3·t)/(1 + 0.02·T0·(1 - exp(0.3·t)))") for f in laws)
 
 
+def test_the_logistic_writing_is_the_shorter_when_both_round_short():
+    """Logistic growth (y∞ = 0, k = 0.02, a = 0.3) is also the law
+    y∞ = −1/k = −50, k = −0.02, a = −0.3 around its other equilibrium: both
+    writings round to one-digit decimals; the zero is folded away (T0, not
+    T0 − 0), so it costs no digits and the logistic writing is the shorter."""
+    data = _data(lambda t, T0: _model(T0, t, np.array([0.0, 0.02, 0.3])))
+    laws = {f.theta: f for f in bernoulli(data) if f.fit_max <= exact_fit(data)}
+    logistic, other = laws[(0.0, 0.02, 0.3)], laws[(-50.0, -0.02, -0.3)]
+    assert logistic.complexity < other.complexity
+    assert logistic.text.startswith("T = T0·exp(0.3·t)/(1 + 0.02·T0·(1 - exp(0.3·t)))")
+
+
 def test_needs_an_initial_value_and_six_points():
     def law(t, T0):
         return T0 + t

@@ -108,6 +108,40 @@ def test_snap_decimals_drops_residue_no_reading_sees():
     assert kept[1] == 0.05
 
 
+#: Twelve readings of newton_cooling's counterfactual law (T∞ = 293 K,
+#: k = 0.01 1/K, a = 0.04 1/s), each rounded to the card's 0.01 K: the
+#: readings of its Adaptive episode, repetition 1, at seed 0 (t, T0, T).
+COOLING = [(30.0, 350.0, 305.28), (9.0, 350.0, 326.92), (51.0, 350.0, 297.95), (30.0, 336.0, 302.96),
+           (30.0, 364.0, 307.29), (51.0, 364.0, 298.71), (1.115, 369.5, 363.8), (1.178, 358.0, 353.21),
+           (0.3146, 352.5, 351.32), (15.78, 370.0, 323.11), (8.531, 369.6, 337.58), (7.681, 369.5, 339.79)]
+
+
+def _cooling(t, X):
+    x, e = X["T0"] - t[0], np.exp(-t[2] * X["t"])
+    return t[0] + x * e / (1 + t[1] * x * (1 - e))
+
+
+def test_snap_decimals_rounds_constants_fitted_together_together():
+    """Least squares on readings rounded to ±0.005 K lands beside the law
+    (k 0.2% and a 0.1% off it, at a tolerance of 0.1%). Rounded alone with
+    the others held, no constant reproduces the readings; rounded together
+    they give the law, which reproduces them within their rounding. Noisy
+    readings (exact=None) keep the fit; so do exact readings the rounded
+    law misses."""
+    t, T0, T = (np.array(c) for c in zip(*COOLING))
+    X = {"t": t, "T0": T0}
+    sw = 1e-3 * T  # the card's 0.1%
+    fit, _ = curve_fit(lambda _, *th: _cooling(th, X), np.zeros(len(T)), T, p0=[290.0, 0.012, 0.035], sigma=sw)
+    assert abs(fit[1] / 0.01 - 1) > 1e-3  # the fit is off the law by more than the check allows
+    exact = 0.02 + 0.5 * 0.01 / float(np.min(sw))  # monomials.exact_fit: half the 0.01 K step, plus 0.02
+    law = [293.0, 0.01, 0.04]
+    assert list(snap_decimals(_cooling, fit, X, T, sw, rel=5e-4, exact=exact)) == law
+    assert list(snap_decimals(_cooling, fit, X, T, sw, rel=5e-4)) != law
+    moved = T + np.where(t > 20, 0.05, 0.0)  # 0.05 K at three points: one sixth of a tolerance
+    fit2, _ = curve_fit(lambda _, *th: _cooling(th, X), np.zeros(len(T)), moved, p0=[290.0, 0.012, 0.035], sigma=sw)
+    assert list(snap_decimals(_cooling, fit2, X, moved, sw, rel=5e-4, exact=exact)) != law
+
+
 def test_law_set_fit():
     law = Law("k", "t", 1.0, 0, 0.0, lambda idx: None)
     law.set_fit(np.array([0.5, 2.0]))

@@ -48,8 +48,9 @@ DIGIT = 0.1
 
 def _digits(theta: np.ndarray) -> int:
     """Significant digits of the constants as rounded (the shortest decimal
-    that reads back as each)."""
-    return sum(len(repr(float(t)).split("e")[0].replace("-", "").replace(".", "").strip("0") or "0") for t in theta)
+    that reads back as each); none for a 0, which the law folds away
+    (y∞ = 0: the logistic law N0·e^(at)/(1 − k·N0·(1 − e^(at))))."""
+    return sum(len(repr(float(t)).split("e")[0].replace("-", "").replace(".", "").strip("0")) for t in theta)
 
 
 def _model(x0: np.ndarray, q: np.ndarray, theta: np.ndarray) -> np.ndarray:

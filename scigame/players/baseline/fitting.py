@@ -236,4 +236,34 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
             if abs(trial[j] - v) <= rel * abs(v) and worst(trial) <= bound:
                 out = trial
                 break
-    return out
+    return out if exact is None else _snap_jointly(worst, out, exact, JOINT_REL * rel, digits)
+
+
+#: How far (in units of snap_decimals' `rel`) constants rounded together
+#: may move on exact readings: two tolerances of the strict check.
+JOINT_REL = 4.0
+
+
+def _snap_jointly(worst: Callable[[np.ndarray], float], theta: np.ndarray, exact: float, rel: float,
+                  digits: int) -> np.ndarray:
+    """Constants fitted together move together: on exact readings rounded
+    by ±0.005 K a fit can give k = 0.01002 and a = 0.03997 where the law has
+    0.01 and 0.04, and neither rounds alone with the other held. The
+    constants snap_decimals left longer than their shortest decimal within
+    `rel` are rounded together, each to that decimal (then its next
+    shortest, …), and kept when the law reproduces the readings within
+    their rounding (`exact`, OutputData.snap_exact), as the law does."""
+    short = {}
+    for j, v in enumerate(theta):
+        if math.isfinite(v) and v != 0:
+            near = [r for r in dict.fromkeys(float(f"{v:.{d - 1}e}") for d in range(1, digits + 1))
+                    if abs(r - v) <= rel * abs(v)]
+            if near and near[0] != v:
+                short[j] = near
+    for k in range(max((len(n) for n in short.values()), default=0)):
+        trial = theta.copy()
+        for j, near in short.items():
+            trial[j] = near[min(k, len(near) - 1)]
+        if worst(trial) <= exact:
+            return trial
+    return theta
