@@ -114,6 +114,8 @@ def test_a_statement_reads_as_its_tree(tree):
     (op("mul", -1.0, var("x"), var("s")), "-x·s"),
     (op("mul", var("x"), -2.0), "x·(-2)"),
     (op("add", 1.0, op("mul", -2.5, var("x"))), "1 - 2.5·x"),  # not 1 + -2.5·x
+    (op("sub", var("x"), -0.765), "x + 0.765"),  # not x - (-0.765)
+    (op("mul", 2.0, op("sub", var("x"), -3.0, var("s"))), "2·(x + 3 - s)"),
     (op("div", 1.0, op("mul", 1.0, op("add", var("x"), var("s")))), "1/(x + s)"),
 ])
 def test_statement_layout(tree, text):

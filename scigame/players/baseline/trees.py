@@ -161,5 +161,8 @@ def tree_text(tree: Any) -> str:
         first = fmt(args[0]) if is_num(args[0]) else _wrapped(args[0], binding)
         if name == "add":  # a negative term as a difference: x - 3 and x - 2·s, not x + -3 and x + -2·s
             return first + "".join(_added(a) for a in args[1:])
+        if name == "sub":  # a negative number taken away as a sum: h0 + 0.765, not h0 - (-0.765)
+            return first + "".join(f" + {fmt(-a)}" if is_num(a) and a < 0 else f"{symbol}{_wrapped(a, binding + 1)}"
+                                   for a in args[1:])
         return symbol.join([first] + [_wrapped(a, binding + 1) for a in args[1:]])
     return f"{name}({', '.join(tree_text(a) for a in args)})"
