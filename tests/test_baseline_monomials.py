@@ -39,10 +39,11 @@ def test_transforms_invert_and_their_trees_match():
         np.testing.assert_allclose(t.inverse(t.forward(y)), y)
         z = {"z": t.forward(y)}
         np.testing.assert_allclose(evaluate(t.tree({"var": "z"}), z), y)  # the tree is the inverse too
-    neg = -y
-    for t in square_transforms(neg):
-        np.testing.assert_allclose(t.inverse(t.forward(neg)), neg)
-        np.testing.assert_allclose(evaluate(t.tree({"var": "z"}), {"z": t.forward(neg)}), neg)
+    assert [t.name for t in square_transforms(y)] == ["y^2", "1/y^2", "√y"]
+    for ys in (y, -y):
+        for t in square_transforms(ys):
+            np.testing.assert_allclose(t.inverse(t.forward(ys)), ys)
+            np.testing.assert_allclose(evaluate(t.tree({"var": "z"}), {"z": t.forward(ys)}), ys)
     assert square_transforms(np.array([1.0, -1.0])) == [] and square_transforms(np.zeros(0)) == []
 
 

@@ -14,7 +14,7 @@ import pytest
 import scigame
 from scigame.players.baseline import BaselinePlayer
 from scigame.players.baseline.dims import analyse
-from scigame.players.baseline.monomials import OutputData, transforms
+from scigame.players.baseline.monomials import OutputData, square_transforms, transforms
 from scigame.players.baseline.sums import _residuals, dictionary, full_tie, subsets, sums
 from scigame.players.baseline.task import Input, Output
 from scigame.protocols import play_episode
@@ -80,6 +80,18 @@ def test_every_triple_is_tried_where_greedy_misses():
     assert tied and min(law.fit_max for law in tied) < 1e-6
     best = min(tied, key=lambda law: law.fit_max)
     assert "tied" in best.kind and "0.5·(" in best.text
+
+
+def test_a_sum_under_a_square_root():
+    """A tank filled through an inlet that speeds up with depth (Torricelli
+    reversed): h = (√h0 + 0.004·t)², so √h is a sum of two terms, which the
+    √y transform finds with both constants (1 and 0.004 m^0.5/s)."""
+    inputs = [Input("h0", "m", "range", 0.5, 3.0, [], _dim(m=1)), Input("t", "s", "range", 0.0, 300.0, [], _dim(s=1))]
+    out = Output("h", "m", 0.0, 0.01, _dim(m=1))
+    data = _data(inputs, out, lambda h0, t: (np.sqrt(h0) + 0.004 * t) ** 2)
+    root = next(tr for tr in square_transforms(data.y) if tr.name == "√y")
+    laws = [law for law in sums(data, root, dimensional=False) if law.fit_max < 1e-6]
+    assert any(law.text == "h = (sqrt(h0) + 0.004·t)^2" for law in laws), [law.text for law in laws]
 
 
 def test_monomials_times_an_angle_feature():

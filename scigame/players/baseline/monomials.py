@@ -1,7 +1,7 @@
 """The grammar's core: monomials times at most one function, screened and fitted.
 
 A candidate here is `T⁻¹[C·Π xᵢ^pᵢ · h]`: an output transform T (y, 1/y,
-sin y or tan y of an angle; y² and 1/y² for the sums), a space of
+sin y or tan y of an angle; y², 1/y² and √y for the sums), a space of
 exponents p (fixed by the units up to the dimensionless groups, or free;
 snapped to small rationals or a short decimal) and a factor h (1, a power
 of the sine, cosine or tangent of an angle, or a unary u(a·Q) of an
@@ -86,8 +86,10 @@ TRANSFORM_POWER = {"y": 1, "1/y": -1, "y^2": 2, "1/y^2": -2}
 
 
 def square_transforms(y: np.ndarray) -> list[Transform]:
-    """y² and 1/y² for an output of one sign (sums of squares under a
-    root: distances, relativistic and drag laws), the sign kept outside."""
+    """y², 1/y² and √y for an output of one sign (sums of squares under a
+    root: distances, relativistic and drag laws; the square of a sum: a
+    tank's level (√h0 − k·t)²), the sign kept outside. √y has no units of
+    its own in a sum's dictionary (its terms are free)."""
     if not len(y) or not (np.all(y > 0) or np.all(y < 0)):
         return []
     sg = 1.0 if y[0] > 0 else -1.0
@@ -96,7 +98,9 @@ def square_transforms(y: np.ndarray) -> list[Transform]:
         return t if sg > 0 else op("mul", -1.0, t)
     return [Transform("y^2", np.square, lambda z: sg * np.sqrt(z), lambda t: signed(op("sqrt", t)), 2.0),
             Transform("1/y^2", lambda y_: 1.0 / np.square(y_), lambda z: sg / np.sqrt(z),
-                      lambda t: signed(op("div", 1.0, op("sqrt", t))), 2.0)]
+                      lambda t: signed(op("div", 1.0, op("sqrt", t))), 2.0),
+            Transform("√y", lambda y_: np.sqrt(sg * y_), lambda z: sg * np.square(z),
+                      lambda t: signed(power(t, 2.0)), 2.0)]
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ from .corrections import corrections
 from .derived import derived_laws
 from .fitting import Law
 from .kinetics import kinetics
-from .monomials import OutputData, exact_fit, monomial_laws, square_transforms, transforms
+from .monomials import TRANSFORM_POWER, OutputData, exact_fit, monomial_laws, square_transforms, transforms
 from .oscillation import oscillations
 from .powers import powers
 from .relax import PASS_READINGS, composed, relax
@@ -102,13 +102,13 @@ class Family:
 
 
 def _sums(found: Found) -> list[Law]:
-    """Sparse sums under y, 1/y, y² and 1/y²; with the units' prefactor and
+    """Sparse sums under y, 1/y, y², 1/y² and √y; with the units' prefactor and
     without (it may hide a constant the sum needs)."""
     data, laws = found.data, []
     determined = data.dims is not None and data.dims.determined
     for tr in transforms(data.output)[:2] + square_transforms(data.y):
         laws.extend(sums(data, tr))
-        if determined:
+        if determined and tr.name in TRANSFORM_POWER:  # √y's dictionary is free already
             laws.extend(sums(data, tr, dimensional=False))
     return laws
 
