@@ -183,3 +183,31 @@ def test_a_function_constant_is_snapped_only_where_the_readings_allow():
     grid = {"S": np.geomspace(2.0, 170.0, 200)}
     truth = 20.0 * grid["S"] / (17.0 + grid["S"])
     assert np.max(np.abs(evaluate(law.tree, grid) - truth) / out.scale(truth)) < 0.1
+
+
+#: Planck's law in µm and K: 2hc² = 1.191e8 W·µm⁴/(m²·sr), hc/k_B = 14388 µm·K
+#: (CODATA h = 6.626e-34 J·s, c = 2.998e8 m/s, k_B = 1.381e-23 J/K, by hand).
+C1, C2 = 2 * 6.626e-34 * 2.998e8 ** 2 * 1e24, 6.626e-34 * 2.998e8 / 1.381e-23 * 1e6
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("one", "kind"), [(-1.0, "1/(exp-1)"), (1.0, "1/(exp+1)")])
+def test_a_function_of_a_product_of_two_reciprocals(one, kind, seed):
+    """Planck's radiance (and its sign flipped, a Fermi–Dirac-like
+    occupancy): a power of λ times a function of 1/(λ·T), an argument no
+    group of the units gives (h, c and k_B are not inputs): the product of
+    two inputs' reciprocals is among the arguments, and both unaries are
+    tried. Twelve readings at random points of the domain."""
+    inputs = [Input("lam", "um", "range", 1.0, 10.0, [], dim=M), Input("T", "K", "range", 500.0, 1500.0, [],
+                                                                         dim=np.eye(7)[4])]
+    out = Output("B", "W/(m^2*um)", tol_abs=0.0, tol_rel=0.01, dim=np.eye(7)[2] - 3 * S - M)
+    rng = np.random.default_rng(seed)
+    X = {"lam": rng.uniform(1.0, 10.0, 12), "T": rng.uniform(500.0, 1500.0, 12)}
+
+    def law(lam, T):
+        return C1 * lam ** -5 / (np.exp(C2 / (lam * T)) + one)
+    data = OutputData(inputs, out, X, law(**X), analyse(inputs, out))
+    found = [f for f in monomial_laws(data) if f.kind.endswith(f"{kind}(a·T^-1·lam^-1)") and f.fit_max < 0.05]
+    assert found, sorted((f.kind, f.fit_max, f.text) for f in monomial_laws(data))
+    grid = {"lam": np.linspace(1.0, 10.0, 7), "T": np.linspace(500.0, 1500.0, 7)}
+    np.testing.assert_allclose(evaluate(found[0].tree, grid), law(**grid), rtol=2e-3)

@@ -127,6 +127,7 @@ UNARIES = (
     Unary("tanh", np.tanh, lambda t: op("tanh", t), 3.0),
     Unary("log", np.log, lambda t: op("log", t), 2.5, positive=True),
     Unary("1/(exp-1)", lambda z: 1.0 / np.expm1(z), lambda t: op("div", 1.0, op("sub", op("exp", t), 1.0)), 4.0),
+    Unary("1/(exp+1)", lambda z: 1.0 / (np.exp(z) + 1.0), lambda t: op("div", 1.0, op("add", op("exp", t), 1.0)), 4.0),
     Unary("exp-1", np.expm1, lambda t: op("sub", op("exp", t), 1.0), 3.0),
     Unary("1-cos", lambda z: 1.0 - np.cos(z), lambda t: op("sub", 1.0, op("cos", t)), 3.0),
 )
@@ -458,7 +459,8 @@ class Argument:
 
 def arguments(data: OutputData) -> list[Argument]:
     """Arguments Q of u(a·Q): dimensionless groups first, then single inputs
-    and ratios and products of two (which need a hidden constant in a)."""
+    and ratios, products and reciprocals of products of two (which need a
+    hidden constant in a)."""
     out = []
     d = data.dims
     if d is not None:
@@ -487,10 +489,11 @@ def arguments(data: OutputData) -> list[Argument]:
                             lambda X, a=i.name, b=j.name: np.square(X[a] / X[b]), 0.0))
     # pairs: only for a hidden constant (also when the units fix the prefactor but leave no group: t/(R·C))
     for i, j in itertools.permutations(nonneg if not determined or not d.groups else [], 2):
-        for e in ((1, -1) if j.positive else (1,)):
-            if e == 1 and i.name > j.name:
+        for ei, e in ((1, 1), (1, -1), (-1, -1)) if i.positive and j.positive else \
+                ((1, 1), (1, -1)) if j.positive else ((1, 1),):
+            if ei == e and i.name > j.name:  # i·j and 1/(i·j) once a pair (Planck's 1/(λ·T))
                 continue
-            names, p = [i.name, j.name], [Fraction(1), Fraction(e)]
+            names, p = [i.name, j.name], [Fraction(ei), Fraction(e)]
             out.append(Argument(monomial_text(names, p), product(monomial_tree(names, p)),
                         lambda X, names=names, p=p: _mono(X, names, p), hidden + 0.5))
     return _unique(out)
