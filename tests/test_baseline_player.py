@@ -122,3 +122,18 @@ def test_refit_drift_pairs_the_constants_of_a_form_written_with_a_unit_factor():
     X = {"I0": np.linspace(1.0, 2.0, 9), "x": np.linspace(0.0, 3.0, 9)}
     assert refit_drift(_law(None, -0.8, 0.28), _law(1.0, -0.8, 0.28), [out], X) == 0.0
     assert refit_drift(_law(None, -0.8, 0.28), _law(1.0, -0.82, 0.28), [out], X) == pytest.approx(0.02 / 0.82 / 0.01)
+
+
+def test_a_square_root_is_the_form_of_a_power():
+    """2.3·√(1 − e^(−0.33·q)) refitted as 2.31·(1 − e^(−0.34·q))^0.522 is the same form with
+    its exponent moved (a refit's drift, for the honest-failure retest), not a new form; a
+    square root of another argument is another form."""
+    from scigame.players.baseline.player import _shape
+
+    def law(inner_rate, power):
+        inner = {"op": "sub", "args": [1.0, {"op": "exp", "args": [{"op": "mul", "args": [inner_rate, {"var": "q"}]}]}]}
+        root = {"op": "sqrt", "args": [inner]} if power is None else {"op": "pow", "args": [inner, power]}
+        return {"A": {"op": "mul", "args": [2.3, root]}}
+    assert _shape(law(-0.33, None)) == _shape(law(-0.34, 0.522))
+    other = {"A": {"op": "mul", "args": [2.3, {"op": "sqrt", "args": [{"var": "q"}]}]}}
+    assert _shape(other) != _shape(law(-0.34, 0.522))

@@ -256,6 +256,8 @@ def _shape(predictor: Optional[dict]) -> Optional[dict]:
 
 
 def _blanked(tree):
+    if isinstance(tree, dict) and tree.get("op") == "sqrt":  # √x is x^½: a power whose exponent a refit moves
+        return {"op": "pow", "args": [_blanked(tree["args"][0]), 0.0]}
     if isinstance(tree, dict):
         return {k: _blanked(v) for k, v in tree.items()}
     if isinstance(tree, list):
