@@ -230,13 +230,20 @@ def snap_decimals(model: Callable[[np.ndarray, dict], np.ndarray], theta: np.nda
         if np.all(moved <= RESIDUE):
             out = zero  # least squares' residue (1e-15·cos ωt): no reading sees it
             continue
-        for d in range(1, digits + 1):
+        for r in _roundings(v, digits, rel):
             trial = out.copy()
-            trial[j] = float(f"{v:.{d - 1}e}")
-            if abs(trial[j] - v) <= rel * abs(v) and worst(trial) <= bound:
+            trial[j] = r
+            if worst(trial) <= bound:
                 out = trial
                 break
     return out if exact is None else _snap_jointly(worst, out, exact, JOINT_REL * rel, digits)
+
+
+def _roundings(v: float, digits: int, rel: float) -> list[float]:
+    """v rounded to 1 to `digits` significant digits, the fewest first,
+    each distinct value once, those that move it by at most `rel` (relative)."""
+    rounded = dict.fromkeys(float(f"{v:.{d - 1}e}") for d in range(1, digits + 1))
+    return [r for r in rounded if abs(r - v) <= rel * abs(v)]
 
 
 #: How far (in units of snap_decimals' `rel`) constants rounded together
@@ -256,8 +263,7 @@ def _snap_jointly(worst: Callable[[np.ndarray], float], theta: np.ndarray, exact
     short = {}
     for j, v in enumerate(theta):
         if math.isfinite(v) and v != 0:
-            near = [r for r in dict.fromkeys(float(f"{v:.{d - 1}e}") for d in range(1, digits + 1))
-                    if abs(r - v) <= rel * abs(v)]
+            near = _roundings(v, digits, rel)
             if near and near[0] != v:
                 short[j] = near
     for k in range(max((len(n) for n in short.values()), default=0)):
