@@ -783,3 +783,29 @@ def test_adaptive_gives_up_when_two_searches_in_a_row_fit_nothing(tmp_path):
     y = np.array([o.outputs["Ls"] for o in obs])
     pred = evaluate_predictor(sub.predictor, grid)["Ls"]
     assert np.max(np.abs(pred - y) / (0.001 + 0.01 * np.abs(y))) > 1.0
+
+
+@pytest.mark.parametrize("name", ["standing_phase_18", "standing_sign_19", "standing_term_15"])
+def test_a_wave_in_two_inputs_is_recovered_in_adaptive_discovery(name, tmp_path):
+    """Issue 29: dev3's standing waves, y0 + A·sin(k·x)·cos(ω·t) with a phase
+    shift, with the node moved to the other end (the sign flipped) and with
+    a travelling part switched on. No family had products of oscillations in
+    two inputs, and the episodes gave up at step 8, on fewer readings than a
+    wave's seven constants need. The wave found at the twelfth reading is
+    now tested rather than given up on (for standing_sign_19 it comes to
+    lead one turn before the window of its predecessors' misses fills)."""
+    card, ep = _adaptive_discovery(SHIFTED / "dev3" / f"{name}.sci", "counterfactual", tmp_path)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok, ep.turns[-1].action.notes
+
+
+def test_a_travelling_wave_is_recovered_in_adaptive_discovery(tmp_path):
+    """A travelling wave y0 + A·cos(k·x − ω·t + 0.3), written into a copy of
+    the standing-wave card: its four products all have coefficients."""
+    text = (SHIFTED / "dev3" / "standing_phase_18.sci").read_text()
+    text = text.replace("standing_phase_18", "travelling_wave").replace(
+        "law y = y0 + A * sin(kw * x + 0.46) * cos(omega * t)", "law y = y0 + A * cos(kw * x - omega * t + 0.3)")
+    assert "cos(kw * x - omega * t + 0.3)" in text
+    path = tmp_path / "travelling_wave.sci"
+    path.write_text(text)
+    card, ep = _adaptive_discovery(path, "counterfactual", tmp_path)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok, ep.turns[-1].action.notes

@@ -168,3 +168,125 @@ def oscillations(data: OutputData) -> list[Law]:
             if law is not None:
                 out.append(law)
     return out
+
+
+#: Frequencies screened per input of a wave in two inputs (cycles over each
+#: input's observed range): coarser than CYCLES, as the grid is their product.
+WAVE_CYCLES = np.linspace(0.2, 4.0, 39)
+#: The four products of a wave in x and t: (function of a·x, function of b·t).
+PRODUCTS = (("cos", "cos"), ("cos", "sin"), ("sin", "cos"), ("sin", "sin"))
+#: Pairs of inputs tried for a wave at most.
+WAVE_PAIRS = 6
+#: Structures (choices of the products and the level) refined per pair.
+WAVE_REFINED = 3
+#: Readings before waves are searched (their full structure has seven
+#: constants; with fewer readings the frequency screen is blind): an
+#: Adaptive episode does not give up before it has them (search.readings_to_judge).
+WAVE_READINGS = 12
+
+
+def wave_inputs(inputs) -> list[str]:
+    """The inputs a wave may run in: those that vary and are not angles."""
+    return [i.name for i in inputs if i.angle is None and i.varies]
+
+
+def _wave_columns(x: np.ndarray, t: np.ndarray, a, b) -> list[np.ndarray]:
+    """cos(a·x)·cos(b·t), cos·sin, sin·cos, sin·sin (a, b scalars, or columns of a grid)."""
+    trig = {("x", "cos"): np.cos(a * x), ("x", "sin"): np.sin(a * x),
+            ("t", "cos"): np.cos(b * t), ("t", "sin"): np.sin(b * t)}
+    return [trig["x", f] * trig["t", g] for f, g in PRODUCTS]
+
+
+def _wave_law(data: OutputData, x: str, t: str, level: bool, used: tuple[int, ...],
+              a: float, b: float) -> Optional[Law]:
+    """c + Σ m·f(a·x)·g(b·t) over the products `used` (PRODUCTS' indices),
+    the level c only with `level`: linear in c and m at (a, b), then refined
+    with the frequencies and rounded (data.snap)."""
+    k = int(level) + len(used) + 2
+    if data.n <= k:
+        return None
+
+    def model(theta, X):
+        cols = _wave_columns(X[x], X[t], theta[-2], theta[-1])
+        out = theta[0] * np.ones(len(X[x])) if level else np.zeros(len(X[x]))
+        for j, u in enumerate(used):
+            out = out + theta[int(level) + j] * cols[u]
+        return out
+    cols = _wave_columns(data.X[x], data.X[t], a, b)
+    A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
+    sw = 1.0 / data.sw
+    with np.errstate(all="ignore"):
+        coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+    theta = refine(model, np.array([*coef, a, b]), data.X, data.y, data.sw, nfev=60)
+    if theta is None:
+        return None
+    theta = data.snap(model, theta)
+    fa, fb = float(theta[-2]), float(theta[-1])
+    terms = [float(theta[0])] if level else []
+    for j, u in enumerate(used):
+        f, g = PRODUCTS[u]
+        terms.append(op("mul", float(theta[int(level) + j]), op(f, op("mul", fa, var(x))), op(g, op("mul", fb, var(t)))))
+    tree = drop_zero_terms(terms[0] if len(terms) == 1 else op("add", *terms))
+
+    def refit(idx, theta=theta):
+        th = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
+        return None if th is None else (lambda X, th=th: model(th, X))
+    law = Law(f"wave in {x} and {t}", f"{data.output.name} = {tree_text(tree)}", tree, k,
+              COST + 1.5 * (len(used) + int(level)) + 3.0, refit)
+    law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
+    law.theta = (fa, fb)
+    return law
+
+
+def waves(data: OutputData) -> list[Law]:
+    """Waves in two inputs that are not angles: a level plus products of a
+    cosine or sine of a·x and one of b·t. Standing waves A·sin(a·x + φ)·cos(b·t),
+    travelling ones A·cos(a·x − b·t + φ) and their sums are such sums of the
+    four products, each with its own coefficients (the phases enter through
+    them, as in `oscillations`). The frequencies are screened on a grid
+    (variable projection, all four products and the level), then every
+    choice of the products and the level is fitted linearly there, and the
+    best few (by their fit and their count of constants) are refined with
+    the frequencies by nonlinear least squares."""
+    if data.n < WAVE_READINGS:
+        return []
+    out: list[Law] = []
+    for x, t in list(itertools.combinations(wave_inputs(data.inputs), 2))[:WAVE_PAIRS]:
+        qx, qt = data.X[x], data.X[t]
+        spans = float(np.ptp(qx)), float(np.ptp(qt))
+        if not (spans[0] > 0 and spans[1] > 0):
+            continue
+        ax = 2 * math.pi * WAVE_CYCLES / spans[0]
+        bt = 2 * math.pi * WAVE_CYCLES / spans[1]
+        rates = [(a, b) for a in ax for b in bt]
+        A_s = np.array([a for a, _ in rates])[:, None]
+        B_s = np.array([b for _, b in rates])[:, None]
+        with np.errstate(all="ignore"):
+            grid = _wave_columns(qx[None, :], qt[None, :], A_s, B_s)
+        chi2, a, b = _scan(data, [np.ones(data.n)], (rates, grid))
+        if not math.isfinite(chi2):
+            continue
+        # the frequencies off the grid first, with the level and all four
+        # products: at a grid point's, extra products make up for the offset
+        full = _wave_law(data, x, t, True, tuple(range(4)), a, b)
+        if full is not None:
+            a, b = full.theta
+        sw = 1.0 / data.sw
+        cols = _wave_columns(qx, qt, a, b)
+        tried = []
+        for level in (False, True):
+            for m in range(1, 5):
+                for used in itertools.combinations(range(4), m):
+                    if int(level) + len(used) + 2 >= data.n:
+                        continue
+                    A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
+                    with np.errstate(all="ignore"):
+                        coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+                        r = float(np.sum(((A @ coef - data.y) * sw) ** 2))
+                    if math.isfinite(r):
+                        tried.append((r + 2 * (int(level) + len(used)), level, used))
+        for _, level, used in sorted(tried, key=lambda c: c[0])[:WAVE_REFINED]:
+            law = _wave_law(data, x, t, level, used, a, b)
+            if law is not None:
+                out.append(law)
+    return out

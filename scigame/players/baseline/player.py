@@ -17,7 +17,7 @@ from .fitting import exact_slack, scaled_errors
 from .identify import Hyp, identify
 from .memo import Memo
 from .relax import PASS_READINGS
-from .search import RULED_OUT_MISFIT, STRUCK
+from .search import RULED_OUT_MISFIT, STRUCK, readings_to_judge
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num, refold
 
@@ -54,7 +54,7 @@ REFIT_UNSEEN = 0.01
 
 #: An Adaptive episode gives up (the best weak fit, submitted below τ) when
 #: this many of its searches in a row, each over every noise-free reading
-#: (at least relax.PASS_READINGS of them, so every family had its chance),
+#: (at least search.readings_to_judge of them, so every family had its chance),
 #: found no law that fits them all within the tolerance: a form's best fit
 #: only gets worse as readings are added, so more readings of the same
 #: search cannot bring a law within it (issue 29, honest failure). One
@@ -409,7 +409,8 @@ class BaselinePlayer(Player):
         # moves: more readings of this design only repeat the verdict (issue
         # 29, honest failure)
         unfit = not submit and ((unfitted or moved) and same or self._unfit_searches >= UNFIT_SEARCHES)
-        gave_up = not submit and (unfit or prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP)
+        gave_up = not submit and (unfit or prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
+                                  and not self._on_trial(state, outputs, lead, (X, Y)))
         point = why = None
         if not (submit or gave_up):
             point, why, spread = self._next_point(state, inputs, outputs, hyps, sampler)
@@ -553,7 +554,7 @@ class BaselinePlayer(Player):
                                                   skip=getattr(self, "_ruled_out", ()) if later else (), **refused)
         if later:
             self._ruled_out = excluded
-            if n >= PASS_READINGS and not any(o.noisy for o in outputs):
+            if n >= readings_to_judge(inputs) and not any(o.noisy for o in outputs):
                 self._unfit_searches = self._unfit_searches + 1 if fitted > 1.0 else 0
             # the search over every reading leads with a law that misses one,
             # held out (or, with exact readings, whose form does not
@@ -587,8 +588,26 @@ class BaselinePlayer(Player):
         made, up to refitted constants (a search's own fit is not enough to stop on: the designed
         points may not tell a law from a look-alike). Read from the turns,
         so a fresh player decides the same."""
-        if state.setting != "discovery":
-            return True
+        return state.setting != "discovery" or BaselinePlayer._streak(state, outputs, lead) >= PREDICTED_ENOUGH
+
+    @staticmethod
+    def _on_trial(state: EpisodeState, outputs: list[Output], lead: dict, data) -> bool:
+        """In Discovery, a leading predictor that fits every reading and has
+        either just come to lead (another form led at the newest measurement)
+        or predicted the newest ones: the misses of the forms that led before
+        it say nothing of it (a wave is searched only from WAVE_READINGS
+        readings on), so it is tested before the episode gives up."""
+        if state.setting != "discovery" or not fits_every(lead, outputs, *data):
+            return False
+        newest = next(led_readings(state.turns), None)
+        fresh = newest is not None and _shape(newest[0].action.hypotheses[newest[1]].predictor) != _shape(lead)
+        return fresh or BaselinePlayer._streak(state, outputs, lead) > 0
+
+    @staticmethod
+    def _streak(state: EpisodeState, outputs: list[Output], lead: dict) -> int:
+        """How many of the newest measurements in a row the leading
+        predictor's form (its numbers blanked: _shape) predicted within the
+        tolerance before they were made, while it led."""
         streak = 0
         for t, i in led_readings(state.turns):
             ex = t.action.experiment
@@ -597,9 +616,9 @@ class BaselinePlayer(Player):
             for o in outputs:
                 y, p = t.response.observation.outputs.get(o.name), ex.predictions[i].get(o.name)
                 if y is None or p is None or outside_tolerance(o, y, p):
-                    return streak >= PREDICTED_ENOUGH
+                    return streak
             streak += 1
-        return streak >= PREDICTED_ENOUGH
+        return streak
 
     @staticmethod
     def _plan_left(state: EpisodeState, inputs: list[Input], allowed) -> tuple[list, int]:

@@ -47,7 +47,7 @@ from .derived import derived_laws
 from .fitting import Law
 from .kinetics import kinetics
 from .monomials import TRANSFORM_POWER, OutputData, exact_fit, monomial_laws, square_transforms, transforms
-from .oscillation import oscillations
+from .oscillation import WAVE_READINGS, oscillations, wave_inputs, waves
 from .powers import powers
 from .relax import PASS_READINGS, composed, relax
 from .saturation import saturations
@@ -190,6 +190,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
     Family("oscillations", lambda f: oscillations(f.data), _costly),
+    # a level plus products of oscillations in two inputs (standing and travelling waves)
+    Family("waves", lambda f: waves(f.data), lambda f: _costly(f) and f.data.n >= WAVE_READINGS),
     # two real exponents at once
     Family("powers", lambda f: powers(f.data), _inexact),
     # one exponent of the best structures made real, unless a simple law reproduces the readings
@@ -199,6 +201,13 @@ FAMILIES: tuple[Family, ...] = (
     # differences and sums of same-kind inputs: their monomials only if a simple law fits
     Family("derived", lambda f: derived_laws(f.data, search, quick=f.fits()), lambda f: f.full),
 )
+
+
+def readings_to_judge(inputs) -> int:
+    """Readings before every family that may hold a law of these inputs has
+    been searched (relax.PASS_READINGS; waves need WAVE_READINGS): fewer
+    readings that no law fits do not yet show that none will."""
+    return max(PASS_READINGS, WAVE_READINGS if len(wave_inputs(inputs)) >= 2 else 0)
 
 
 def search(data: OutputData, quick: bool = False, nested: bool = False) -> list[Law]:
