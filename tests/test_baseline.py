@@ -532,11 +532,14 @@ def test_sum_under_a_root():
     ("a Gaussian of an input of either sign", {"t": (-3.0, 3.0)}, lambda t: 0.4 * np.exp(-t ** 2 / 2.0)),
     ("a Gaussian over a width", {"t": (-3.0, 3.0), "s": (1.0, 3.0)},
      lambda t, s: np.exp(-(t / s) ** 2 / 2.0) / (2.5066282746310002 * s)),
+    ("a population over two states", {"x": (0.1, 3.0), "n0": (1.0, 5.0)},
+     lambda x, n0: n0 / (np.exp(0.7 * x) + np.exp(-0.7 * x))),
 ])
 def test_unaries_of_textbook_laws(name, inputs, law):
     """Laws of one function of one argument that the search writes exactly
-    (the diode's exp − 1, a band's 1 − cos, Gaussians): checked against the
-    law on a grid of the domain."""
+    (the diode's exp − 1, a band's 1 − cos, Gaussians, the 1/cosh of a
+    population split over two states): checked against the law on a grid of
+    the domain."""
     action = fixed_discovery(inputs, {"tolerance": {"abs": 0.0, "rel": 0.005}}, law, n=10)
     grid = {k: np.linspace(lo, hi, 11) for k, (lo, hi) in inputs.items()}
     got = evaluate_predictor(action.submission.predictor, grid)["y"]

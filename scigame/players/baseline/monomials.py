@@ -129,6 +129,7 @@ UNARIES = (
     Unary("1/(exp-1)", lambda z: 1.0 / np.expm1(z), lambda t: op("div", 1.0, op("sub", op("exp", t), 1.0)), 4.0),
     Unary("1/(exp+1)", lambda z: 1.0 / (np.exp(z) + 1.0), lambda t: op("div", 1.0, op("add", op("exp", t), 1.0)), 4.0),
     Unary("exp-1", np.expm1, lambda t: op("sub", op("exp", t), 1.0), 3.0),
+    Unary("1/cosh", lambda z: 1.0 / np.cosh(z), lambda t: op("div", 1.0, op("cosh", t)), 4.0),
     Unary("1-cos", lambda z: 1.0 - np.cos(z), lambda t: op("sub", 1.0, op("cos", t)), 3.0),
 )
 

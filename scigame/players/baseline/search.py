@@ -10,7 +10,7 @@ For one output the search enumerates, cheapest first,
 2. a monomial times one function of one argument `u(a·Q)`: Q a
    dimensionless group (or, with a hidden constant, a small monomial; or
    the square of an input of either sign), u one of exp, exp − 1, sin,
-   cos, 1 − cos, tanh, log, (1 + ·)^b, 1/(exp(·) − 1); and the log of a
+   cos, 1 − cos, tanh, log, (1 + ·)^b, 1/(exp(·) ∓ 1), 1/cosh; and the log of a
    ratio of mixtures log((Q + a)/(1 + a·Q)) of a ratio of like quantities;
 3. sparse sums `Σ cⱼ·Mⱼ` of two or three terms, monomials or monomials
    times a sine or cosine of an angle, with the right units or with a
