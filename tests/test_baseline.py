@@ -812,3 +812,14 @@ def test_a_travelling_wave_is_recovered_in_adaptive_discovery(tmp_path):
     path.write_text(text)
     card, ep = _adaptive_discovery(path, "counterfactual", tmp_path)
     assert ep.outcome.strict_success and ep.outcome.protocol_ok, ep.turns[-1].action.notes
+
+
+@pytest.mark.parametrize(("path", "protocol"), [("dev2/decay_term_29", "adaptive"), ("dev3/drug_scale_24", "fixed"),
+                                                ("dev3/drug_exponent_29", "adaptive")])
+def test_two_exponentials_in_one_input_are_recovered(path, protocol, tmp_path):
+    """Issue 29: two populations decaying at two rates (dev2), a drug taken
+    up after a lag and one whose effect grows as the dose to the power 1.3
+    (dev3): sums of two exponentials of time, with their own rates, were
+    out of every family (kinetics shares one rate)."""
+    card, ep = _adaptive_discovery(SHIFTED / f"{path}.sci", "counterfactual", tmp_path, protocol=protocol)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok, ep.turns[-1].action.notes

@@ -1,8 +1,9 @@
 """Each candidate law of the baseline's search is written three times: its
 statement text, its predictor tree and the numpy model its refits use
 (issue #23). For every law the search produces on representative inputs
-(monomials, functions of a group, sums, kinetics, a quadratic-rate
-relaxation, saturations, oscillations, an angle, derived variables) the
+(monomials, functions of a group, sums, kinetics, two exponentials, a
+quadratic-rate relaxation, saturations, oscillations, waves in two inputs,
+an angle, derived variables) the
 three are evaluated at random points of the observed box and must agree.
 
 The text is read by sympy's parser as ordinary arithmetic (`·` for `*`,
@@ -16,8 +17,8 @@ import pytest
 import sympy
 from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-from scigame.players.baseline import (bernoulli, derived, kinetics, monomials, oscillation, powers, relax, saturation,
-                                      search, sums)
+from scigame.players.baseline import (bernoulli, biexp, derived, kinetics, monomials, oscillation, powers, relax,
+                                      saturation, search, sums)
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.fitting import rounding_bound, scaled_errors
 from scigame.players.baseline.search import OutputData
@@ -44,6 +45,11 @@ CASES = {
               Output("phi", "rad", 0.0, 0.01, _dim(), 1.0, True), lambda theta: np.arcsin(np.sin(theta) / 1.5), 10),
     "difference": ([Input("a", "m", "range", 3.0, 5.0, [], _dim(m=1)), Input("b", "m", "range", 0.5, 2.0, [], _dim(m=1))],
                    Output("y", "m^2", 0.0, 0.01, _dim(m=2)), lambda a, b: 2.0 * (a - b) ** 2 + 0.5 * a * b, 12),
+    "two exponentials": ([Input("t", "s", "range", 0.5, 20.0, [], _dim(s=1)),
+                          Input("N0", "1", "range", 1000.0, 5000.0, [], _dim())], Output("N", "1", 0.0, 0.01, _dim()),
+                         lambda t, N0: N0 * (0.6 * np.exp(-0.5 * t) + 0.4 * np.exp(-0.05 * t)), 14),
+    "wave": ([Input("x", "m", "range", 0.0, 2.0, [], _dim(m=1)), Input("t", "s", "range", 0.0, 2.0, [], _dim(s=1))],
+             Output("y", "m", 1e-4, 0.01, _dim(m=1)), lambda x, t: 5.0 + 2.0 * np.sin(1.3 * x) * np.cos(2.1 * t), 16),
 }
 
 def read_statement(text: str, names: list[str], output: Output) -> sympy.Expr:
@@ -73,7 +79,7 @@ def frozen(monkeypatch):
     numpy model at exactly the law's own constants (the lambda of the three)."""
     def start(model, theta0, *args, **kwargs):
         return np.asarray(theta0, float)
-    for module in (search, monomials, kinetics, bernoulli, saturation, oscillation, powers, relax, sums, derived):
+    for module in (search, monomials, kinetics, biexp, bernoulli, saturation, oscillation, powers, relax, sums, derived):
         if hasattr(module, "refine"):
             monkeypatch.setattr(module, "refine", start)
 

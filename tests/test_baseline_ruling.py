@@ -54,16 +54,18 @@ def test_a_family_that_gave_no_law_on_too_few_readings_is_not_ruled_out():
 def test_a_ruled_out_family_is_not_searched(monkeypatch):
     """Noise that nothing fits: every costly family is tried, unless skipped."""
     tried = []
-    for name in ("kinetics", "bernoulli", "saturations", "oscillations", "powers"):
+    costly = ("kinetics", "two_exponentials", "bernoulli", "saturations", "oscillations", "waves", "powers")
+    for name in costly:
         monkeypatch.setattr(search, name, lambda data, name=name: tried.append(name) or [])
     data = _data()
     search_found(data)
-    assert tried == ["kinetics", "bernoulli", "saturations", "oscillations", "powers"]
+    assert tried == list(costly)
     tried.clear()
-    found = search_found(data, skip=frozenset({"bernoulli", "oscillations"}))
-    assert tried == ["kinetics", "saturations", "powers"]
+    found = search_found(data, skip=frozenset({"bernoulli", "oscillations", "waves"}))
+    assert tried == ["kinetics", "two_exponentials", "saturations", "powers"]
     # the composed passes (relax.composed) found nothing within the bound on these 12 readings either
-    assert ruled_out(found) == {"kinetics", "bernoulli", "saturations", "oscillations", "powers", "composed"}
+    assert ruled_out(found) == {"kinetics", "two exponentials", "bernoulli", "saturations", "oscillations", "waves",
+                                "powers", "composed"}
 
 
 def test_too_few_readings_do_not_rule_the_composed_passes_out():

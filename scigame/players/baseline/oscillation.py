@@ -225,7 +225,8 @@ def _wave_law(data: OutputData, x: str, t: str, level: bool, used: tuple[int, ..
     terms = [float(theta[0])] if level else []
     for j, u in enumerate(used):
         f, g = PRODUCTS[u]
-        terms.append(op("mul", float(theta[int(level) + j]), op(f, op("mul", fa, var(x))), op(g, op("mul", fb, var(t)))))
+        terms.append(op("mul", float(theta[int(level) + j]), op(f, op("mul", fa, var(x))),
+                        op(g, op("mul", fb, var(t)))))
     tree = drop_zero_terms(terms[0] if len(terms) == 1 else op("add", *terms))
 
     def refit(idx, theta=theta):

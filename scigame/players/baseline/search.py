@@ -20,7 +20,8 @@ For one output the search enumerates, cheapest first,
    reproduces the readings (within exact_fit), sums
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
-   growth: kinetics.py), relaxation with a quadratic rate toward an
+   growth: kinetics.py), two exponentials of one input with rates of
+   their own (biexp.py), waves in two inputs (oscillation.py), relaxation with a quadratic rate toward an
    equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
    fitted exponent (Hill, stretched exponential: saturation.py), and
    powers of sums `C·M·g(b·Q^a)^p` with two real exponents (powers.py);
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .bernoulli import bernoulli
+from .biexp import two_exponentials
 from .corrections import corrections
 from .derived import derived_laws
 from .fitting import Law
@@ -187,6 +189,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("monomials", lambda f: monomial_laws(f.data, f.quick), lambda f: True, simple=True),
     Family("sums", _sums, lambda f: not f.quick, simple=True),
     Family("kinetics", lambda f: kinetics(f.data), _costly),
+    Family("two exponentials", lambda f: two_exponentials(f.data), _costly),
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
     Family("oscillations", lambda f: oscillations(f.data), _costly),
