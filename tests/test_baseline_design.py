@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from scigame.players.baseline.design import RIVAL_FLOOR, choose, findings, plan_size, planned, slopes
+from scigame.players.baseline.design import (RIVAL_FLOOR, choose, findings, interactions, plan_size, planned,
+                                             slopes)
 from scigame.players.baseline.identify import Hyp
 from scigame.players.baseline.task import Input, Output, Sampler
 
@@ -92,6 +93,31 @@ def test_slope_of_a_shifted_law_drifts_by_hand():
     assert abs(above - below) > allowed
     assert findings([a, b], [out], _observations([a, b], lambda x, y: x + 2 * y))[0].startswith(
         "the log–log slope of y in a drifts from 0.249 to 0.386")
+
+
+def test_slopes_at_two_base_points_by_hand():
+    """The slope in a above the base, with b at the base and with b high:
+    a power law's is its exponent at both; for y = a·b + a² it is
+    ln(y(8.65, b)/y(5.5, b))/ln(8.65/5.5) at b = 5.5 and at b = 8.65."""
+    a, b = _linear("a", 1.0, 10.0), _linear("b", 1.0, 10.0, unit="s")
+    out = Output("y", "1", tol_abs=1e-9, tol_rel=1e-6)
+    (o, na, nb, at_base, b_high, allowed), = interactions([a, b], [out], _observations(
+        [a, b], lambda x, y: 3 * x ** 1.5 * y ** -2))
+    assert (o, na, nb) == ("y", "a", "b") and at_base == pytest.approx(1.5, abs=1e-9)
+    assert b_high == pytest.approx(1.5, abs=1e-9) and 0 < allowed < 1e-4
+    law = lambda x, y: x * y + x ** 2  # noqa: E731
+    (_, _, _, at_base, b_high, allowed), = interactions([a, b], [out], _observations([a, b], law))
+    for slope, bv in ((at_base, 5.5), (b_high, 8.65)):
+        assert slope == pytest.approx(math.log(law(8.65, bv) / law(5.5, bv)) / math.log(8.65 / 5.5), rel=1e-12)
+    assert abs(b_high - at_base) > allowed
+    said = findings([a, b], [out], _observations([a, b], law))
+    assert "the log–log slope of y in a is 1.56 with b at the base point and 1.44 with b high: a and b interact" in said
+    said = findings([a, b], [out], _observations([a, b], lambda x, y: 3 * x ** 1.5 * y ** -2))
+    assert ("the log–log slope of y in a is 1.5 with b at the base point and 1.5 with b high: the power of a does "
+            "not depend on b") in said
+    # b of either sign: no slopes
+    c = _linear("b", -1.0, 1.0, unit="s")
+    assert interactions([a, c], [out], _observations([a, c], lambda x, y: x * (y + 2))) == []
 
 
 def test_slopes_skip_inputs_of_either_sign_and_readings_that_cross_zero():

@@ -8,8 +8,10 @@
    a saturation in it: `slopes`).
 2. Separability and symmetry: for pairs of inputs, the point with both
    moved, which tells whether their effects multiply (f(a′,b′)·f(a,b) =
-   f(a′,b)·f(a,b′)) or add; for two inputs of the same dimension, the
-   point with their values swapped.
+   f(a′,b)·f(a,b′)) or add, and gives the slope in a at a second base
+   point, b high, beside the one at the base (`interactions`: equal
+   slopes, the power of a does not depend on b); for two inputs of the
+   same dimension, the point with their values swapped.
 3. Then the point, among seeded random candidates of the domain, where
    the leading hypothesis and its credible rivals disagree decisively,
    with a bonus for distance from the points already measured; candidates
@@ -117,9 +119,39 @@ def slopes(inputs: list[Input], outputs: list[Output],
     return out
 
 
+def interactions(inputs: list[Input], outputs: list[Output],
+                 observations: list) -> list[tuple[str, str, str, float, float, float]]:
+    """The log–log slope of each output in input a above the base point,
+    measured at two base points: with b at the base (the one-at-a-time
+    design) and with b high (the separability point). Equal slopes: a's
+    exponent does not depend on b; different ones: a and b interact.
+    (output, a, b, slope with b at the base, slope with b high, the largest
+    difference the four readings' tolerances allow) for every pair of
+    positive inputs whose readings are there and of one sign."""
+    table = {tuple(sorted(ob.inputs.items())): ob.outputs for ob in observations}
+    out = []
+    for a, b in _pairs(inputs):
+        if not (a.positive and b.positive):
+            continue
+        us = ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})
+        x0, x1 = _point(inputs, {})[a.name], _point(inputs, {a.name: HIGH})[a.name]
+        if not 0 < x0 < x1:
+            continue
+        for o in outputs:
+            y = np.array([_reading(table, inputs, u, o) for u in us])
+            if not np.all(np.isfinite(y)) or not (np.all(y > 0) or np.all(y < 0)):
+                continue
+            rel = o.scale(y) / np.abs(y)
+            d = math.log(x1 / x0)
+            out.append((o.name, a.name, b.name, math.log(y[1] / y[0]) / d, math.log(y[3] / y[2]) / d,
+                        float(np.sum(rel)) / d))
+    return out
+
+
 def findings(inputs: list[Input], outputs: list[Output], observations: list) -> list[str]:
     """What the controlled design showed: the scaling in each input (one
-    log–log slope or a drifting one), separable pairs, symmetric pairs."""
+    log–log slope or a drifting one), each pair's slopes at two base points
+    (interactions), separable pairs."""
     table = {tuple(sorted(ob.inputs.items())): ob.outputs for ob in observations}
     out = []
     for o, name, below, above, allowed in slopes(inputs, outputs, observations):
@@ -129,6 +161,11 @@ def findings(inputs: list[Input], outputs: list[Output], observations: list) -> 
         else:
             out.append(f"the log–log slope of {o} in {name} drifts from {below:.3g} to {above:.3g}: "
                        f"not a power of {name} alone (a sum, a shift or a saturation in {name})")
+    for o, a, b, at_base, b_high, allowed in interactions(inputs, outputs, observations):
+        verdict = f"the power of {a} does not depend on {b}" if abs(b_high - at_base) <= allowed else \
+            f"{a} and {b} interact"
+        out.append(f"the log–log slope of {o} in {a} is {at_base:.3g} with {b} at the base point and "
+                   f"{b_high:.3g} with {b} high: {verdict}")
     for a, b in _pairs(inputs):
         keys = [_point(inputs, u) for u in ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})]
         rows = [table.get(tuple(sorted(k.items()))) for k in keys]
