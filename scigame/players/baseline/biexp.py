@@ -104,17 +104,10 @@ def _screen(data: OutputData, base: np.ndarray, q: np.ndarray, level: bool) -> t
     return best
 
 
-def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float, b: float,
-         powered: bool = False) -> Optional[Law]:
-    """The refined law of one screened structure and tie; `powered`: the
-    base (an input) raised to a fitted power, from 1 (a dose exponent)."""
-    name, btree, bvals, _ = base
-    nc = (2 if tie == "free" else 1) + int(level)
-    k = nc + 2 + int(powered)
-    if data.n <= k:
-        return None
-    bname = None if name == "1" else name
-
+def _model(q: str, bname: Optional[str], tie: str, level: bool, powered: bool, nc: int):
+    """y = B^p·(c₁e^(a·q) + c₂e^(b·q) + c₀) as a function of (theta, X):
+    theta the nc fitted coefficients (TIES makes c₁, c₂ of them; c₀ last
+    with `level`), then p (when `powered`), a and b."""
     def model(theta, X):
         qv = np.asarray(X[q], float)
         bv = np.asarray(X[bname], float) if bname else np.ones(len(qv))
@@ -125,7 +118,12 @@ def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float,
         if level:
             out = out + theta[nc - 1]
         return bv * out
+    return model
 
+
+def _start(data: OutputData, q: str, bvals: np.ndarray, level: bool, tie: str, a: float,
+           b: float) -> Optional[np.ndarray]:
+    """The fitted coefficients at the rates (a, b), by weighted least squares."""
     qv = np.asarray(data.X[q], float)
     with np.errstate(all="ignore"):
         ea, eb = np.exp(a * qv) * bvals, np.exp(b * qv) * bvals
@@ -136,25 +134,43 @@ def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float,
         if not (np.all(np.isfinite(A)) and np.all(np.isfinite(target))):
             return None
         coef, *_ = np.linalg.lstsq(A * sw[:, None], target * sw, rcond=None)
+    return coef
+
+
+def _tree(theta: np.ndarray, q: str, bname: Optional[str], btree: Any, tie: str, level: bool, nc: int,
+          powered: bool) -> Any:
+    """The law's tree at the constants theta (as _model reads them)."""
+    c1, c2 = (float(v) for v in TIES[tie](theta))
+    if powered:
+        btree = op("pow", btree, float(theta[-3]))
+
+    def term(c, rate):
+        return op("mul", *([c] + ([btree] if bname else []) + [op("exp", op("mul", float(rate), var(q)))]))
+    terms = [term(c1, theta[-2]), term(c2, theta[-1])]
+    if level:
+        terms.append(op("mul", float(theta[nc - 1]), btree) if bname else float(theta[nc - 1]))
+    return drop_zero_terms(op("add", *terms))
+
+
+def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float, b: float,
+         powered: bool = False) -> Optional[Law]:
+    """The refined law of one screened structure and tie; `powered`: the
+    base (an input) raised to a fitted power, from 1 (a dose exponent)."""
+    name, btree, bvals, _ = base
+    nc = (2 if tie == "free" else 1) + int(level)
+    k = nc + 2 + int(powered)
+    bname = None if name == "1" else name
+    coef = _start(data, q, bvals, level, tie, a, b) if data.n > k else None
+    if coef is None:
+        return None
+    model = _model(q, bname, tie, level, powered, nc)
     theta = refine(model, np.array([*coef, *([1.0] if powered else []), a, b]), data.X, data.y, data.sw, nfev=60)
     if theta is None:
         return None
     theta = data.snap(model, theta)
-    c1, c2 = (float(v) for v in TIES[tie](theta))
-    ra, rb = float(theta[-2]), float(theta[-1])
-    qtree = var(q)
-    if powered:
-        if theta[-3] == 1.0:
-            return None  # the unpowered law, found as it is
-        btree = op("pow", btree, float(theta[-3]))
-
-    def term(c, rate):
-        parts = [c] + ([btree] if bname else []) + [op("exp", op("mul", rate, qtree))]
-        return op("mul", *parts)
-    terms = [term(c1, ra), term(c2, rb)]
-    if level:
-        terms.append(op("mul", float(theta[nc - 1]), btree) if bname else float(theta[nc - 1]))
-    tree = drop_zero_terms(op("add", *terms))
+    if powered and theta[-3] == 1.0:
+        return None  # the unpowered law, found as it is
+    tree = _tree(theta, q, bname, btree, tie, level, nc, powered)
 
     def refit(idx, theta=theta):
         t = refine(model, theta, data.X, data.y, data.sw, idx, nfev=15)
@@ -165,7 +181,7 @@ def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float,
               COST + 1.5 * nc + (0.0 if bname is None else 0.5) + (POWER_COST if powered else 0.0), refit)
     with np.errstate(all="ignore"):
         law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
-    law.theta = (c1, c2, ra, rb)
+    law.theta = (*(float(v) for v in TIES[tie](theta)), float(theta[-2]), float(theta[-1]))
     return law
 
 
