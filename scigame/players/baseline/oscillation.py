@@ -177,6 +177,8 @@ WAVE_CYCLES = np.linspace(0.2, 4.0, 39)
 PRODUCTS = (("cos", "cos"), ("cos", "sin"), ("sin", "cos"), ("sin", "sin"))
 #: Pairs of inputs tried for a wave at most.
 WAVE_PAIRS = 6
+#: Pairs (the best screened) whose waves are refined.
+WAVE_PAIRS_REFINED = 2
 #: Structures (choices of the products and the level) refined per pair.
 WAVE_REFINED = 3
 #: Readings before waves are searched (their full structure has seven
@@ -239,55 +241,64 @@ def _wave_law(data: OutputData, x: str, t: str, level: bool, used: tuple[int, ..
     return law
 
 
+def _wave_screen(data: OutputData, x: str, t: str) -> tuple[float, float, float]:
+    """(χ², a, b) of the best grid point for the level and all four products
+    of a wave in x and t (variable projection, as _scan)."""
+    qx, qt = data.X[x], data.X[t]
+    spans = float(np.ptp(qx)), float(np.ptp(qt))
+    if not (spans[0] > 0 and spans[1] > 0):
+        return math.inf, 0.0, 0.0
+    rates = [(a, b) for a in 2 * math.pi * WAVE_CYCLES / spans[0] for b in 2 * math.pi * WAVE_CYCLES / spans[1]]
+    A_s = np.array([a for a, _ in rates])[:, None]
+    B_s = np.array([b for _, b in rates])[:, None]
+    with np.errstate(all="ignore"):
+        grid = _wave_columns(qx[None, :], qt[None, :], A_s, B_s)
+    return _scan(data, [np.ones(data.n)], (rates, grid))
+
+
+def _wave_laws(data: OutputData, x: str, t: str, a: float, b: float) -> list[Law]:
+    """The frequencies (a, b) refined off the grid with the level and all
+    four products (at a grid point's, extra products make up for the
+    offset), every choice of products and level fitted linearly there, and
+    the WAVE_REFINED best (their misfit plus two per coefficient) refined."""
+    full = _wave_law(data, x, t, True, tuple(range(4)), a, b)
+    if full is not None:
+        a, b = full.theta
+    sw = 1.0 / data.sw
+    cols = _wave_columns(data.X[x], data.X[t], a, b)
+    tried = []
+    for level in (False, True):
+        for m in range(1, 5):
+            for used in itertools.combinations(range(4), m):
+                if int(level) + len(used) + 2 >= data.n:
+                    continue
+                A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
+                with np.errstate(all="ignore"):
+                    coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+                    r = float(np.sum(((A @ coef - data.y) * sw) ** 2))
+                if math.isfinite(r):
+                    tried.append((r + 2 * (int(level) + len(used)), level, used))
+    laws = [_wave_law(data, x, t, level, used, a, b) for _, level, used in sorted(tried, key=lambda c: c[0])
+            [:WAVE_REFINED]]
+    return [law for law in laws if law is not None]
+
+
 def waves(data: OutputData) -> list[Law]:
     """Waves in two inputs that are not angles: a level plus products of a
     cosine or sine of a·x and one of b·t. Standing waves A·sin(a·x + φ)·cos(b·t),
     travelling ones A·cos(a·x − b·t + φ) and their sums are such sums of the
     four products, each with its own coefficients (the phases enter through
-    them, as in `oscillations`). The frequencies are screened on a grid
-    (variable projection, all four products and the level), then every
-    choice of the products and the level is fitted linearly there, and the
-    best few (by their fit and their count of constants) are refined with
-    the frequencies by nonlinear least squares."""
+    them, as in `oscillations`). The frequencies of every pair of inputs are
+    screened on a grid (variable projection, all four products and the
+    level); for the WAVE_PAIRS_REFINED pairs that fit best, every choice of
+    the products and the level is fitted there, and the best few are
+    refined with the frequencies by nonlinear least squares (_wave_laws)."""
     if data.n < WAVE_READINGS:
         return []
-    out: list[Law] = []
+    screened = []
     for x, t in list(itertools.combinations(wave_inputs(data.inputs), 2))[:WAVE_PAIRS]:
-        qx, qt = data.X[x], data.X[t]
-        spans = float(np.ptp(qx)), float(np.ptp(qt))
-        if not (spans[0] > 0 and spans[1] > 0):
-            continue
-        ax = 2 * math.pi * WAVE_CYCLES / spans[0]
-        bt = 2 * math.pi * WAVE_CYCLES / spans[1]
-        rates = [(a, b) for a in ax for b in bt]
-        A_s = np.array([a for a, _ in rates])[:, None]
-        B_s = np.array([b for _, b in rates])[:, None]
-        with np.errstate(all="ignore"):
-            grid = _wave_columns(qx[None, :], qt[None, :], A_s, B_s)
-        chi2, a, b = _scan(data, [np.ones(data.n)], (rates, grid))
-        if not math.isfinite(chi2):
-            continue
-        # the frequencies off the grid first, with the level and all four
-        # products: at a grid point's, extra products make up for the offset
-        full = _wave_law(data, x, t, True, tuple(range(4)), a, b)
-        if full is not None:
-            a, b = full.theta
-        sw = 1.0 / data.sw
-        cols = _wave_columns(qx, qt, a, b)
-        tried = []
-        for level in (False, True):
-            for m in range(1, 5):
-                for used in itertools.combinations(range(4), m):
-                    if int(level) + len(used) + 2 >= data.n:
-                        continue
-                    A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
-                    with np.errstate(all="ignore"):
-                        coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
-                        r = float(np.sum(((A @ coef - data.y) * sw) ** 2))
-                    if math.isfinite(r):
-                        tried.append((r + 2 * (int(level) + len(used)), level, used))
-        for _, level, used in sorted(tried, key=lambda c: c[0])[:WAVE_REFINED]:
-            law = _wave_law(data, x, t, level, used, a, b)
-            if law is not None:
-                out.append(law)
-    return out
+        chi2, a, b = _wave_screen(data, x, t)
+        if math.isfinite(chi2):
+            screened.append((chi2, x, t, a, b))
+    screened.sort(key=lambda s: s[0])
+    return [law for _, x, t, a, b in screened[:WAVE_PAIRS_REFINED] for law in _wave_laws(data, x, t, a, b)]
