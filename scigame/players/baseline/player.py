@@ -16,7 +16,6 @@ from .explain import texts
 from .fitting import exact_slack, scaled_errors
 from .identify import Hyp, identify
 from .memo import Memo
-from .relax import PASS_READINGS
 from .search import RULED_OUT_MISFIT, STRUCK, readings_to_judge
 from .task import Input, Output, Sampler, constraint_test, parse_inputs, parse_outputs
 from .trees import evaluate, is_num, refold

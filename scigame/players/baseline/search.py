@@ -21,8 +21,9 @@ For one output the search enumerates, cheapest first,
    sharing one exponential `Σ cⱼ·Bⱼ·exp(a·Q)^sⱼ`, the solutions of
    first-order kinetics (relaxation, charging, logistic and Gompertz
    growth: kinetics.py), two exponentials of one input with rates of
-   their own (biexp.py), waves in two inputs (oscillation.py), relaxation with a quadratic rate toward an
-   equilibrium (bernoulli.py), and saturations `C·u((x/b)^e)` with a
+   their own (biexp.py), waves in two inputs (oscillation.py),
+   relaxation with a quadratic rate toward an equilibrium
+   (bernoulli.py), and saturations `C·u((x/b)^e)` with a
    fitted exponent (Hill, stretched exponential: saturation.py), and
    powers of sums `C·M·g(b·Q^a)^p` with two real exponents (powers.py);
    then, onto the best laws that miss a reading, one exponent made real
