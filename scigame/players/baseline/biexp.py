@@ -98,7 +98,7 @@ def _screen(data: OutputData, base: np.ndarray, q: np.ndarray, level: bool) -> t
     for p in np.argsort(r, kind="stable")[:EXACT]:
         if not math.isfinite(r[p]):
             break
-        chi2, _ = _coefficients(data, base, q, level, float(rates[i[p]]), float(rates[j[p]]))
+        chi2, _ = _linear(data, q, base, level, "free", float(rates[i[p]]), float(rates[j[p]]))
         if chi2 < best[0]:
             best = (chi2, float(rates[i[p]]), float(rates[j[p]]))
     return best
@@ -121,10 +121,11 @@ def _model(q: str, bname: Optional[str], tie: str, level: bool, powered: bool, n
     return model
 
 
-def _start(data: OutputData, q: str, bvals: np.ndarray, level: bool, tie: str, a: float,
-           b: float) -> Optional[np.ndarray]:
-    """The fitted coefficients at the rates (a, b), by weighted least squares."""
-    qv = np.asarray(data.X[q], float)
+def _linear(data: OutputData, qv: np.ndarray, bvals: np.ndarray, level: bool, tie: str, a: float,
+            b: float) -> tuple[float, Optional[np.ndarray]]:
+    """(χ², coefficients) of the structure at the rates (a, b) by weighted
+    least squares: the screen's exact check of a pair and the refinement's
+    start; (inf, None) where a column is not finite."""
     with np.errstate(all="ignore"):
         ea, eb = np.exp(a * qv) * bvals, np.exp(b * qv) * bvals
         cols = {"free": [ea, eb], "opposite": [ea - eb], "from the base": [ea - eb]}[tie]
@@ -132,9 +133,10 @@ def _start(data: OutputData, q: str, bvals: np.ndarray, level: bool, tie: str, a
         A = np.column_stack(cols + ([bvals] if level else []))
         sw = 1.0 / data.sw
         if not (np.all(np.isfinite(A)) and np.all(np.isfinite(target))):
-            return None
+            return math.inf, None
         coef, *_ = np.linalg.lstsq(A * sw[:, None], target * sw, rcond=None)
-    return coef
+        r = float(np.sum(((A @ coef - target) * sw) ** 2))
+    return (r if math.isfinite(r) else math.inf), coef
 
 
 def _tree(theta: np.ndarray, q: str, bname: Optional[str], btree: Any, tie: str, level: bool, nc: int,
@@ -160,7 +162,7 @@ def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float,
     nc = (2 if tie == "free" else 1) + int(level)
     k = nc + 2 + int(powered)
     bname = None if name == "1" else name
-    coef = _start(data, q, bvals, level, tie, a, b) if data.n > k else None
+    coef = _linear(data, np.asarray(data.X[q], float), bvals, level, tie, a, b)[1] if data.n > k else None
     if coef is None:
         return None
     model = _model(q, bname, tie, level, powered, nc)
@@ -183,19 +185,6 @@ def _law(data: OutputData, q: str, base: tuple, level: bool, tie: str, a: float,
         law.set_fit(scaled_errors(model(theta, data.X), data.y, data.sw))
     law.theta = (*(float(v) for v in TIES[tie](theta)), float(theta[-2]), float(theta[-1]))
     return law
-
-
-def _coefficients(data: OutputData, base: np.ndarray, q: np.ndarray, level: bool, a: float,
-                  b: float) -> tuple[float, np.ndarray]:
-    """(χ², coefficients) of y = B·(c₁e^(aq) + c₂e^(bq) [+ c₀]) at the rates (a, b)."""
-    sw = 1.0 / data.sw
-    with np.errstate(all="ignore"):
-        A = np.column_stack([base * np.exp(a * q), base * np.exp(b * q)] + ([base] if level else []))
-        if not np.all(np.isfinite(A)):
-            return math.inf, np.zeros(A.shape[1])
-        c, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
-        r = float(np.sum(((A @ c - data.y) * sw) ** 2))
-    return (r if math.isfinite(r) else math.inf), c
 
 
 def _ties(c: np.ndarray, same_units: bool) -> list[str]:
@@ -235,7 +224,8 @@ def two_exponentials(data: OutputData) -> list[Law]:
             out.append(free)
             c, (a, b) = np.array(free.theta[:2]), free.theta[2:]  # the ties the refined coefficients suggest
         else:
-            c = _coefficients(data, base[2], np.asarray(data.X[q], float), level, a, b)[1]
+            c = _linear(data, np.asarray(data.X[q], float), base[2], level, "free", a, b)[1]
+            c = np.zeros(2) if c is None else c
         for tie in _ties(c, base[3]):
             law = _law(data, q, base, level, tie, a, b) if tie != "free" else None
             if law is not None:

@@ -199,6 +199,18 @@ def _wave_columns(x: np.ndarray, t: np.ndarray, a, b) -> list[np.ndarray]:
     return [trig["x", f] * trig["t", g] for f, g in PRODUCTS]
 
 
+def _wave_fit(data: OutputData, cols: list[np.ndarray], level: bool,
+              used: tuple[int, ...]) -> tuple[float, np.ndarray]:
+    """(χ², coefficients) of the level (with `level`) and the products `used`
+    of `cols` (_wave_columns at fixed frequencies), by weighted least squares."""
+    A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
+    sw = 1.0 / data.sw
+    with np.errstate(all="ignore"):
+        coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+        r = float(np.sum(((A @ coef - data.y) * sw) ** 2))
+    return r, coef
+
+
 def _wave_law(data: OutputData, x: str, t: str, level: bool, used: tuple[int, ...],
               a: float, b: float) -> Optional[Law]:
     """c + Σ m·f(a·x)·g(b·t) over the products `used` (PRODUCTS' indices),
@@ -214,11 +226,7 @@ def _wave_law(data: OutputData, x: str, t: str, level: bool, used: tuple[int, ..
         for j, u in enumerate(used):
             out = out + theta[int(level) + j] * cols[u]
         return out
-    cols = _wave_columns(data.X[x], data.X[t], a, b)
-    A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
-    sw = 1.0 / data.sw
-    with np.errstate(all="ignore"):
-        coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
+    _, coef = _wave_fit(data, _wave_columns(data.X[x], data.X[t], a, b), level, used)
     theta = refine(model, np.array([*coef, a, b]), data.X, data.y, data.sw, nfev=60)
     if theta is None:
         return None
@@ -264,7 +272,6 @@ def _wave_laws(data: OutputData, x: str, t: str, a: float, b: float) -> list[Law
     full = _wave_law(data, x, t, True, tuple(range(4)), a, b)
     if full is not None:
         a, b = full.theta
-    sw = 1.0 / data.sw
     cols = _wave_columns(data.X[x], data.X[t], a, b)
     tried = []
     for level in (False, True):
@@ -272,10 +279,7 @@ def _wave_laws(data: OutputData, x: str, t: str, a: float, b: float) -> list[Law
             for used in itertools.combinations(range(4), m):
                 if int(level) + len(used) + 2 >= data.n:
                     continue
-                A = np.column_stack(([np.ones(data.n)] if level else []) + [cols[u] for u in used])
-                with np.errstate(all="ignore"):
-                    coef, *_ = np.linalg.lstsq(A * sw[:, None], data.y * sw, rcond=None)
-                    r = float(np.sum(((A @ coef - data.y) * sw) ** 2))
+                r, _ = _wave_fit(data, cols, level, used)
                 if math.isfinite(r):
                     tried.append((r + 2 * (int(level) + len(used)), level, used))
     laws = [_wave_law(data, x, t, level, used, a, b) for _, level, used in sorted(tried, key=lambda c: c[0])
