@@ -119,6 +119,12 @@ def slopes(inputs: list[Input], outputs: list[Output],
     return out
 
 
+def _square(a: Input, b: Input) -> tuple[dict[str, float], ...]:
+    """The base point, a high, b high and both high (as positions for _point):
+    the four points of a pair's separability test."""
+    return {}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH}
+
+
 def interactions(inputs: list[Input], outputs: list[Output],
                  observations: list) -> list[tuple[str, str, str, float, float, float]]:
     """The log–log slope of each output in input a above the base point,
@@ -133,7 +139,7 @@ def interactions(inputs: list[Input], outputs: list[Output],
     for a, b in _pairs(inputs):
         if not (a.positive and b.positive):
             continue
-        us = ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})
+        us = _square(a, b)
         x0, x1 = _point(inputs, {})[a.name], _point(inputs, {a.name: HIGH})[a.name]
         if not 0 < x0 < x1:
             continue
@@ -167,7 +173,7 @@ def findings(inputs: list[Input], outputs: list[Output], observations: list) -> 
         out.append(f"the log–log slope of {o} in {a} is {at_base:.3g} with {b} at the base point and "
                    f"{b_high:.3g} with {b} high: {verdict}")
     for a, b in _pairs(inputs):
-        keys = [_point(inputs, u) for u in ({}, {a.name: HIGH}, {b.name: HIGH}, {a.name: HIGH, b.name: HIGH})]
+        keys = [_point(inputs, u) for u in _square(a, b)]
         rows = [table.get(tuple(sorted(k.items()))) for k in keys]
         if any(r is None for r in rows):
             continue
