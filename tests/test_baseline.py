@@ -674,17 +674,18 @@ def test_adaptive_gives_up_when_the_search_over_every_reading_still_misses_one(t
 
 
 def test_adaptive_gives_up_when_the_refit_of_the_tested_form_moves_its_constants_twice(tmp_path):
-    """Issue 29, honest failure: the radiation-shifted cooling law (a sum of
-    A·(T − Ta) and A·(T⁴ − Ta⁴)) is outside the search; a log-of-mixtures
+    """Issue 29, honest failure: a fast particle's energy with a sum inside
+    its root, m·c²/√(1 − (v/c)·(0.38 + v/c)/2), is outside the search; a
     look-alike predicts new readings within the tolerance, but refitted on
     every reading it moves a constant by tens of relative tolerances; after
     that, either it moves again, or it holds its constants while fitting
     the noise-free readings only within the tolerance, not reproducing them
     as a law does. The baseline submits it as the best weak fit at low
-    confidence (it was submitted at confidence 0.955, and once 0.958)."""
+    confidence. (This test played the radiation-shifted cooling law until
+    differences.py found it.)"""
     from scigame.players.baseline.player import UNFIT_CAP
 
-    card, ep = _adaptive_discovery(SHIFTED / "dev" / "cooling_term_12.sci", "counterfactual", tmp_path)
+    card, ep = _adaptive_discovery(SHIFTED / "dev" / "relativity_sum_27.sci", "counterfactual", tmp_path)
     notes = [t.action.notes for t in ep.turns if t.action is not None]
     assert any("its new constants must predict new readings" in n for n in notes[:-1])
     last = ep.turns[-1].action
@@ -821,5 +822,19 @@ def test_two_exponentials_in_one_input_are_recovered(path, protocol, tmp_path):
     up after a lag and one whose effect grows as the dose to the power 1.3
     (dev3): sums of two exponentials of time, with their own rates, were
     out of every family (kinetics shares one rate)."""
+    card, ep = _adaptive_discovery(SHIFTED / f"{path}.sci", "counterfactual", tmp_path, protocol=protocol)
+    assert ep.outcome.strict_success and ep.outcome.protocol_ok, ep.turns[-1].action.notes
+
+
+@pytest.mark.parametrize(("path", "protocol"), [("dev/cooling_term_12", "fixed"),
+                                                ("dev2/conduction_term_12", "adaptive"),
+                                                ("dev3/rocket_sum_04", "adaptive")])
+def test_differences_of_powers_are_recovered(path, protocol, tmp_path):
+    """Issue 29: heat lost by conduction and by radiation, h·A·(T − Ta) +
+    k·A·(T⁴ − Ta⁴) (dev), and through a slab whose conductivity grows with
+    the mean temperature (dev2): sums of differences of one power of two
+    temperatures, out of every family before (T⁴ is beyond the sums'
+    dictionary, and its ties pair terms two at a time); and a rocket whose
+    masses both carry 20 t (dev3), ve·(ln(m₀ + 20) − ln(m_f + 20))."""
     card, ep = _adaptive_discovery(SHIFTED / f"{path}.sci", "counterfactual", tmp_path, protocol=protocol)
     assert ep.outcome.strict_success and ep.outcome.protocol_ok, ep.turns[-1].action.notes

@@ -3,6 +3,7 @@ statement text, its predictor tree and the numpy model its refits use
 (issue #23). For every law the search produces on representative inputs
 (monomials, functions of a group, sums, kinetics, two exponentials, a
 quadratic-rate relaxation, saturations, oscillations, waves in two inputs,
+differences of powers of two temperatures,
 an angle, derived variables) the
 three are evaluated at random points of the observed box and must agree.
 
@@ -17,7 +18,7 @@ import pytest
 import sympy
 from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
 
-from scigame.players.baseline import (bernoulli, biexp, derived, kinetics, monomials, oscillation, powers, relax,
+from scigame.players.baseline import (bernoulli, biexp, derived, differences, kinetics, monomials, oscillation, powers, relax,
                                       saturation, search, sums)
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.fitting import rounding_bound, scaled_errors
@@ -48,6 +49,11 @@ CASES = {
     "two exponentials": ([Input("t", "s", "range", 0.5, 20.0, [], _dim(s=1)),
                           Input("N0", "1", "range", 1000.0, 5000.0, [], _dim())], Output("N", "1", 0.0, 0.01, _dim()),
                          lambda t, N0: N0 * (0.6 * np.exp(-0.5 * t) + 0.4 * np.exp(-0.05 * t)), 14),
+    "differences of powers": ([Input("A", "m^2", "range", 0.5, 5.0, [], _dim(m=2)),
+                               Input("T", "K", "range", 330.0, 450.0, [], _dim(K=1)),
+                               Input("Ta", "K", "range", 250.0, 300.0, [], _dim(K=1))],
+                              Output("P", "W", 1e-3, 0.01, _dim(kg=1, m=2, s=-3)),
+                              lambda A, T, Ta: 10.0 * A * (T - Ta) + 5.4e-8 * A * (T ** 4 - Ta ** 4), 10),
     "wave": ([Input("x", "m", "range", 0.0, 2.0, [], _dim(m=1)), Input("t", "s", "range", 0.0, 2.0, [], _dim(s=1))],
              Output("y", "m", 1e-4, 0.01, _dim(m=1)), lambda x, t: 5.0 + 2.0 * np.sin(1.3 * x) * np.cos(2.1 * t), 16),
 }
@@ -79,7 +85,7 @@ def frozen(monkeypatch):
     numpy model at exactly the law's own constants (the lambda of the three)."""
     def start(model, theta0, *args, **kwargs):
         return np.asarray(theta0, float)
-    for module in (search, monomials, kinetics, biexp, bernoulli, saturation, oscillation, powers, relax, sums, derived):
+    for module in (search, monomials, kinetics, biexp, differences, bernoulli, saturation, oscillation, powers, relax, sums, derived):
         if hasattr(module, "refine"):
             monkeypatch.setattr(module, "refine", start)
 

@@ -116,11 +116,12 @@ def _top(action):
 
 
 def test_difference_of_temperatures_is_found():
-    """P = κ·(T₂ − T₁)·A/d² with no law over T₁ and T₂ apart that fits
-    (Fourier's law with a changed exponent)."""
+    """P = κ·(T₂ − T₁)²·A/d² with no law over T₁ and T₂ apart that fits
+    (Fourier's law with a changed exponent; to the first power it is also
+    a difference of one function of T₁ and T₂, differences.py's)."""
     dims = {"kappa": si(mass=1, length=1, time=-3, temperature=-1), "T1": si(temperature=1),
             "T2": si(temperature=1), "A": si(length=2), "d": si(length=1)}
-    law = lambda kappa, T1, T2, A, d: kappa * (T2 - T1) * A / d ** 2  # noqa: E731
+    law = lambda kappa, T1, T2, A, d: kappa * (T2 - T1) ** 2 * A / d ** 2  # noqa: E731
     ranges = {"kappa": (1.0, 10.0), "T1": (280.0, 300.0), "T2": (320.0, 350.0), "A": (0.1, 1.0), "d": (0.01, 0.1)}
     action = fixed_discovery(ranges, {"tolerance": {"abs": 0.0, "rel": 0.01},
                                       "dimension": si(mass=1, length=2, time=-3)}, law, dims=dims)

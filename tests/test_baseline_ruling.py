@@ -54,7 +54,8 @@ def test_a_family_that_gave_no_law_on_too_few_readings_is_not_ruled_out():
 def test_a_ruled_out_family_is_not_searched(monkeypatch):
     """Noise that nothing fits: every costly family is tried, unless skipped."""
     tried = []
-    costly = ("kinetics", "two_exponentials", "bernoulli", "saturations", "oscillations", "waves", "powers")
+    costly = ("kinetics", "two_exponentials", "differences", "bernoulli", "saturations", "oscillations", "waves",
+              "powers")
     for name in costly:
         monkeypatch.setattr(search, name, lambda data, name=name: tried.append(name) or [])
     data = _data()
@@ -62,10 +63,10 @@ def test_a_ruled_out_family_is_not_searched(monkeypatch):
     assert tried == list(costly)
     tried.clear()
     found = search_found(data, skip=frozenset({"bernoulli", "oscillations", "waves"}))
-    assert tried == ["kinetics", "two_exponentials", "saturations", "powers"]
+    assert tried == ["kinetics", "two_exponentials", "differences", "saturations", "powers"]
     # the composed passes (relax.composed) found nothing within the bound on these 12 readings either
-    assert ruled_out(found) == {"kinetics", "two exponentials", "bernoulli", "saturations", "oscillations", "waves",
-                                "powers", "composed"}
+    assert ruled_out(found) == {"kinetics", "two exponentials", "differences", "bernoulli", "saturations",
+                                "oscillations", "waves", "powers", "composed"}
 
 
 def test_too_few_readings_do_not_rule_the_composed_passes_out():

@@ -29,9 +29,9 @@ def test_the_units_here_are_the_ones_the_search_reads():
 
 
 def test_the_families_run_in_their_order():
-    assert [f.name for f in FAMILIES] == ["monomials", "sums", "kinetics", "two exponentials", "bernoulli",
-                                          "saturations", "oscillations", "waves", "powers", "relaxed", "composed",
-                                          "derived"]
+    assert [f.name for f in FAMILIES] == ["monomials", "sums", "kinetics", "two exponentials", "differences",
+                                          "bernoulli", "saturations", "oscillations", "waves", "powers", "relaxed",
+                                          "composed", "derived"]
     assert [f.name for f in FAMILIES if f.simple] == ["monomials", "sums"]
 
 

@@ -47,6 +47,7 @@ from .bernoulli import bernoulli
 from .biexp import two_exponentials
 from .corrections import corrections
 from .derived import derived_laws
+from .differences import differences
 from .fitting import Law
 from .kinetics import kinetics
 from .monomials import TRANSFORM_POWER, OutputData, exact_fit, monomial_laws, square_transforms, transforms
@@ -191,6 +192,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("sums", _sums, lambda f: not f.quick, simple=True),
     Family("kinetics", lambda f: kinetics(f.data), _costly),
     Family("two exponentials", lambda f: two_exponentials(f.data), _costly),
+    # one or two differences of powers of two inputs of one kind (T⁴ − Ta⁴)
+    Family("differences", lambda f: differences(f.data), _costly),
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
     Family("oscillations", lambda f: oscillations(f.data), _costly),
