@@ -8,7 +8,9 @@ physics laws; see its README). Plays one repetition of each card in the
 Discovery setting for each protocol and world through the real runner
 (scigame.protocols.play_episode), and prints the strict and weak counts
 per protocol and world, the median and 95th percentile of episode wall
-time, and with -v one line per card and episode. For Adaptive it also
+time (the play and its scoring, which includes the strict sympy check and
+its limit of 5 s of CPU), beside those of the play alone (the player and
+the simulator, before scoring), and with -v one line per card and episode. For Adaptive it also
 counts the misses submitted at the card's threshold or above (protocol
 kept): confidently wrong laws, where an honest failure submits its best
 weak fit below the threshold.
@@ -48,7 +50,7 @@ def main() -> int:
         for protocol in args.protocol or ["fixed", "adaptive"]:
             for env in args.env or ["original"]:
                 strict = weak = 0
-                times, misses, confident = [], [], []
+                times, plays, misses, confident = [], [], [], []
                 for card in cards:
                     budget = args.budget if protocol == "fixed" else (card.data.max_steps or 0)
                     key = EpisodeKey(card_hash=card.data.source_sha256, card=card.name, environment=env,
@@ -59,6 +61,7 @@ def main() -> int:
                                                   max_steps=card.data.max_steps))
                     times.append(time.perf_counter() - t0)
                     out = ep.outcome
+                    plays.append(out.wall_time)
                     strict += bool(out.strict_success)
                     weak += bool(out.weak_success)
                     if not out.strict_success:
@@ -72,7 +75,8 @@ def main() -> int:
                               f"weak={out.weak_success!s:<5} steps={out.steps:<3} {times[-1]:6.2f}s "
                               f"{(ep.turns[-1].action.hypotheses[sub.selected].statement if sub else '')[:110]}")
                 print(f"{protocol:<8} {env:<14} strict {strict}/{len(cards)}  weak {weak}/{len(cards)}  "
-                      f"median {np.median(times):.2f} s  p95 {np.percentile(times, 95):.2f} s")
+                      f"median {np.median(times):.2f} s  p95 {np.percentile(times, 95):.2f} s  "
+                      f"(playing: median {np.median(plays):.2f} s  p95 {np.percentile(plays, 95):.2f} s)")
                 if misses:
                     print("   not strict:", " ".join(misses))
                 if protocol == "adaptive":  # issue 29, honest failure: a miss submitted at τ or above
