@@ -10,10 +10,11 @@ Discovery setting for each protocol and world through the real runner
 per protocol and world, the median and 95th percentile of episode wall
 time (the play and its scoring, which includes the strict sympy check and
 its limit of 5 s of CPU), beside those of the play alone (the player and
-the simulator, before scoring), and with -v one line per card and episode. For Adaptive it also
-counts the misses submitted at the card's threshold or above (protocol
-kept): confidently wrong laws, where an honest failure submits its best
-weak fit below the threshold.
+the simulator, before scoring), and with -v one line per card and
+episode. It also counts the misses submitted at the card's threshold τ or
+above (under Adaptive with the protocol kept; at Fixed B, where τ is no
+rule, by the submitted confidence alone): confidently wrong laws, where an
+honest failure submits its best weak fit below τ.
 """
 
 from __future__ import annotations
@@ -64,12 +65,14 @@ def main() -> int:
                     plays.append(out.wall_time)
                     strict += bool(out.strict_success)
                     weak += bool(out.weak_success)
+                    sub = next((t.action.submission for t in ep.turns if t.action and t.action.submission), None)
                     if not out.strict_success:
                         misses.append(card.name)
-                        if protocol == "adaptive" and out.protocol_ok:
+                        last = ep.turns[-1].action if ep.turns else None
+                        conf = last.hypotheses[sub.selected].confidence if sub and last and last.hypotheses else 0.0
+                        if out.protocol_ok and sub and conf >= card.data.threshold:
                             confident.append(card.name)
                     if args.verbose:
-                        sub = next((t.action.submission for t in ep.turns if t.action and t.action.submission), None)
                         law = sub.predictor if sub else None
                         print(f"  {card.name:<28} {env[:4]} {protocol:<8} strict={out.strict_success!s:<5} "
                               f"weak={out.weak_success!s:<5} steps={out.steps:<3} {times[-1]:6.2f}s "
@@ -79,9 +82,10 @@ def main() -> int:
                       f"(playing: median {np.median(plays):.2f} s  p95 {np.percentile(plays, 95):.2f} s)")
                 if misses:
                     print("   not strict:", " ".join(misses))
-                if protocol == "adaptive":  # issue 29, honest failure: a miss submitted at τ or above
-                    print(f"   not strict, yet submitted at the threshold or above: {len(confident)}"
-                          + (" (" + " ".join(confident) + ")" if confident else ""))
+                # issue 29, honest failure: a miss submitted at the card's τ or above (at Fixed B too,
+                # where τ is no rule of the protocol but still the confidence of an answer to act on)
+                print(f"   not strict, yet submitted at the threshold or above: {len(confident)}"
+                      + (" (" + " ".join(confident) + ")" if confident else ""))
     return 0
 
 

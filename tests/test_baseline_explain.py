@@ -151,3 +151,11 @@ def test_unexplained_says_a_moved_refit_is_the_best_weak_fit():
     note = unexplained(fits, 9, drift=4.76)
     assert "best weak fit" in note and "moved a constant by 4.76 relative tolerances" in note
     assert unexplained(fits, 9) == ""
+
+
+def test_unexplained_says_a_law_that_does_not_reproduce_exact_readings_is_the_best_weak_fit():
+    """Drift 0: the refit did not move, but the law fits noise-free readings
+    only within the tolerance, where an exact law reproduces them."""
+    note = unexplained([_law("y = 2·x", [0.2, 0.6])], 9, drift=0.0)
+    assert "best weak fit" in note and "reproduces them to their rounding" in note
+    assert "moved a constant" not in note

@@ -7,6 +7,7 @@ the law in hand predicted the new readings and fits them all
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from scigame.players.base import EpisodeState
 from scigame.players.baseline import BaselinePlayer, player
@@ -89,6 +90,24 @@ def test_reproduces_tells_exact_readings_only():
     assert player.reproduces(law, [noisy], {"x": x}, {"y": curved}) is None
     coarse = Output("y", "1", 0.0, 0.01, resolution=0.01)
     assert player.reproduces(law, [coarse], {"x": x}, {"y": curved}) is None
+
+
+def test_a_constant_rounded_to_an_integer_is_refitted_when_judging_reproduction():
+    """4402·(1 + 1.493·V)^−1.4 is 100·(10/(V + 0.67))^1.4 with its constants
+    rounded (4400.5 and 1/0.67 by hand): refitted, it reproduces exact
+    readings of that law, so 4402, an integer, is a constant to refit; the
+    exponent −1.4 and the 1 of the sum stay as written."""
+    V = np.linspace(1.0, 10.0, 9)
+    y = 100.0 * (10.0 / (V + 0.67)) ** 1.4
+    law = {"y": op("mul", 4402.0, op("pow", op("add", 1.0, op("mul", 1.493, var("V"))), -1.4))}
+    assert player.reproduces(law, [OUT], {"V": V}, {"y": y}) is True
+    fitted = player.refitted(law["y"], {"V": V}, y, OUT.scale(y))
+    scale, power = fitted["args"]
+    (one, slope), exponent = power["args"][0]["args"], power["args"][1]
+    b = slope["args"][0]
+    assert one == 1.0 and exponent == -1.4
+    assert scale == pytest.approx(100.0 * 10.0 ** 1.4 * 0.67 ** -1.4, rel=1e-6)
+    assert b == pytest.approx(1 / 0.67, rel=1e-6)
 
 
 def test_the_law_in_hand_that_reproduces_exact_readings_is_kept(monkeypatch):

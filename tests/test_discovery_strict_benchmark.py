@@ -1,6 +1,6 @@
-"""benchmarks/discovery_strict.py through a real subprocess: the counts, and
-the play's own time beside the episode's (play and scoring), as issue 29's
-time bound is read from them."""
+"""benchmarks/discovery_strict.py through a real subprocess: the counts, the
+play's own time beside the episode's (play and scoring), as issue 29's time
+bound is read from them, and the count of confident misses at Fixed B too."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_counts_and_both_times_are_printed():
     run = subprocess.run([sys.executable, str(REPO / "benchmarks" / "discovery_strict.py"), *map(str, cards),
                           "--protocol", "fixed", "-v"], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
-    lines = [ln for ln in run.stdout.splitlines() if ln.startswith("  ")]
+    lines = [ln for ln in run.stdout.splitlines() if re.match(r"  \S+\s+orig fixed", ln)]
     assert [ln.split()[0] for ln in lines] == ["malus", "pendulum"]
     summary = re.search(r"fixed\s+original\s+strict (\d)/2  weak (\d)/2  median ([\d.]+) s  p95 ([\d.]+) s  "
                         r"\(playing: median ([\d.]+) s  p95 ([\d.]+) s\)", run.stdout)
@@ -26,3 +26,7 @@ def test_counts_and_both_times_are_printed():
     assert int(strict) == sum("strict=True" in ln for ln in lines) and int(weak) >= int(strict)
     # the play is part of the episode, which also scores it
     assert 0 < float(play_median) <= float(median) and float(play_p95) <= float(p95)
+    misses = [ln.split()[0] for ln in lines if "strict=True" not in ln]
+    # the confident misses are counted at Fixed B too, and are misses
+    confident = re.search(r"not strict, yet submitted at the threshold or above: (\d+)", run.stdout)
+    assert confident and int(confident.group(1)) <= len(misses)

@@ -185,24 +185,32 @@ def reciprocal(tree: Any) -> Any:
 REWRITES = (distribute, phase_amplitude, half_angle, reciprocal)
 
 
-def _free(tree: Any, exponent: bool = False) -> list[float]:
-    """The tree's fitted constants in order: numbers that are no integer and
-    no power's exponent (exponents are exact in a law)."""
+def _fixed(value: float, exponent: bool, integers: bool) -> bool:
+    """Whether a number of a tree stays when its constants are refitted: a
+    power's exponent (exponents are exact in a law), and an integer (with
+    `integers`, only 0 and ±1: a larger integer may be a fitted constant
+    rounded to one, as 4402 or 325 are)."""
+    v = float(value)
+    return exponent or (v.is_integer() and (not integers or abs(v) <= 1))
+
+
+def _free(tree: Any, exponent: bool = False, integers: bool = False) -> list[float]:
+    """The tree's fitted constants in order: the numbers that are not _fixed."""
     if is_num(tree):
-        return [] if exponent or float(tree).is_integer() else [float(tree)]
+        return [] if _fixed(tree, exponent, integers) else [float(tree)]
     if isinstance(tree, dict) and "op" in tree:
         return [c for k, a in enumerate(tree.get("args", []))
-                for c in _free(a, exponent or (tree["op"] == "pow" and k == 1))]
+                for c in _free(a, exponent or (tree["op"] == "pow" and k == 1), integers)]
     return []
 
 
-def _with(tree: Any, values: list[float]) -> Any:
+def _with(tree: Any, values: list[float], integers: bool = False) -> Any:
     """The tree with its free constants (_free order) replaced by values."""
     it = iter(values)
 
     def walk(t, exponent=False):
         if is_num(t):
-            return t if exponent or float(t).is_integer() else float(next(it))
+            return t if _fixed(t, exponent, integers) else float(next(it))
         if isinstance(t, dict) and "op" in t:
             return {**t, "args": [walk(a, exponent or (t["op"] == "pow" and k == 1))
                                   for k, a in enumerate(t.get("args", []))]}
@@ -230,21 +238,22 @@ def _fitted(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray, rel: float) -> li
             for refitted, t in starts if t is not None]
 
 
-def _model(tree: Any):
+def _model(tree: Any, integers: bool = False):
     """The tree as a model of its free constants (_free), for fitting.refine."""
     def model(t, Xs):
-        v = evaluate(_with(tree, list(t)), Xs)
+        v = evaluate(_with(tree, list(t), integers), Xs)
         return np.full(len(next(iter(Xs.values()))), np.nan) if v is None else v
     return model
 
 
 def refitted(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray) -> Any:
-    """The tree with its free constants (_free: exponents and integers
-    stay) refitted to the readings, unrounded; the tree itself when it has
-    none or the fit fails."""
-    theta0 = np.array(_free(tree))
-    theta = refine(_model(tree), theta0, X, y, sw, nfev=50) if len(theta0) else None
-    return tree if theta is None else _with(tree, list(theta))
+    """The tree with its constants refitted to the readings, unrounded:
+    every number but the exponents, 0 and ±1 (an integer such as 4402 may
+    be a fitted constant rounded); the tree itself when it has none or the
+    fit fails."""
+    theta0 = np.array(_free(tree, integers=True))
+    theta = refine(_model(tree, integers=True), theta0, X, y, sw, nfev=50) if len(theta0) else None
+    return tree if theta is None else _with(tree, list(theta), integers=True)
 
 
 def _errors(tree: Any, X: dict, y: np.ndarray, sw: np.ndarray) -> np.ndarray:

@@ -3,6 +3,8 @@ evidence, what a controlled change of each input does, and where it holds."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from .identify import Hyp
@@ -36,18 +38,22 @@ def effect_summary(predictor: dict, inputs: list[Input], outputs: list[Output]) 
     return ("Controlled comparison at mid-domain: " + "; ".join(phrases) + ".") if phrases else ""
 
 
-def unexplained(laws: list, n: int, drift: float = 0.0) -> str:
+def unexplained(laws: list, n: int, drift: Optional[float] = None) -> str:
     """What to say when no candidate explains the evidence: a law whose
     held-out predictions miss a measurement by more than the tolerance, or
     whose refit on more readings moved a constant by `drift` relative
-    tolerances (an approximation's constants move, a law's do not), is the
-    best weak fit found, not an exact law (its confidence is capped)."""
+    tolerances (an approximation's constants move, a law's do not), or
+    (`drift` 0) that fits noise-free readings only within the tolerance
+    without reproducing them, is the best weak fit found, not an exact law
+    (its confidence is capped)."""
     worst = max((float(np.max(f.loo)) for f in laws if len(f.loo)), default=0.0)
-    if n and drift and worst <= 1.0:
-        return (f" Refitted on more measurements, this form moved a constant by {drift:.3g} relative "
-                "tolerances, where an exact law refitted on more noise-free readings keeps its constants: it "
-                "is the best weak fit found, submitted at low confidence as an approximation over the "
-                "measured ranges, not as the exact law.")
+    if n and drift is not None and worst <= 1.0:
+        how = ("fits the noise-free measurements only within the tolerance, where an exact law refitted to "
+               "them reproduces them to their rounding" if not drift else
+               f"moved a constant by {drift:.3g} relative tolerances, where an exact law refitted on more "
+               "noise-free readings keeps its constants")
+        return (f" Refitted on more measurements, this form {how}: it is the best weak fit found, submitted at "
+                "low confidence as an approximation over the measured ranges, not as the exact law.")
     if not n or worst <= 1.0:
         return ""
     return (f" No candidate of the search explains every measurement within the tolerance: the law above "
@@ -66,10 +72,10 @@ def _tested(inputs: list[Input], X: dict) -> str:
 
 
 def texts(setting: str, n: int, hyp: Hyp, inputs: list[Input], outputs: list[Output], X: dict,
-          findings: list[str], drift: float = 0.0) -> tuple[str, str]:
+          findings: list[str], drift: Optional[float] = None) -> tuple[str, str]:
     """(explanation, applicability) of a submission; `drift`: how far the
     law's refit on more readings moved it, when that makes it an
-    approximation (unexplained)."""
+    approximation (0: it did not reproduce them; unexplained)."""
     tested = _tested(inputs, X)
     domain = ", ".join(inp.describe_range() for inp in inputs)
     if setting == "identification":

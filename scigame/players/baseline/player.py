@@ -395,7 +395,8 @@ class BaselinePlayer(Player):
                 caps.append(min(0.75, float(state.threshold) - 0.05))
         hyps = ensure_two(hyps, outputs, Y)
         lead = max(hyps, key=lambda h: h.confidence).predictor
-        same, drift, moved = self._refit_moves(state, lead, outputs, (X, Y, check_X), caps)
+        same, drift, moved, approximation = self._refit_moves(state, lead, outputs, (X, Y, check_X), caps,
+                                                              unfitted)
         if state.protocol == "adaptive" and not state.must_submit and not self._tested(state, outputs, lead):
             caps.append(float(state.threshold) - 0.05)  # not yet tested on predictions
         if caps:
@@ -413,9 +414,7 @@ class BaselinePlayer(Player):
         point = why = None
         if not (submit or gave_up):
             point, why, spread = self._next_point(state, inputs, outputs, hyps, sampler)
-            if drift > REFIT_DRIFT:
-                why += (f"; refitted on every reading, the tested form moved a constant by {drift:.3g} relative "
-                        "tolerances: its new constants must predict new readings")
+            why += self._retest_why(n, drift)
             submit = not caps and n > plan and pool_alike(hyps, top, spread)
         memo = getattr(self, "_memo", None)
         if (submit or gave_up) and state.protocol == "adaptive" and memo is not None and memo.n < n:
@@ -430,18 +429,34 @@ class BaselinePlayer(Player):
                 self._confirming, self._held, self._kept = None, None, ""
         if submit or gave_up:
             return self._submission(state, hyps, top, inputs, outputs, (X, Y, check_X), point, gave_up, unfit,
-                                    drift if moved else 0.0)
+                                    approximation)
         return self._experiment(hyps, outputs, point, why)
 
+    def _retest_why(self, n: int, drift: float) -> str:
+        """Why the tested form must predict new readings, if it must since these n."""
+        if drift > REFIT_DRIFT:
+            return (f"; refitted on every reading, the tested form moved a constant by {drift:.3g} relative "
+                    "tolerances: its new constants must predict new readings")
+        if self._retest is not None and self._retest[0] == n and self._retest[2] == 0.0:
+            return ("; refitted on every reading, the tested form fits these noise-free readings only within "
+                    "the tolerance, without reproducing them to their rounding as a law does: it must predict "
+                    "new readings")
+        return ""
+
     def _refit_moves(self, state: EpisodeState, lead: dict, outputs: list[Output], data: tuple,
-                     caps: list[float]) -> tuple[bool, float, bool]:
+                     caps: list[float], unfitted: bool) -> tuple[bool, float, bool, Optional[float]]:
         """(whether `lead` is of the form that predicted the last readings, how
         far its refit on all of them moved a constant, whether it moved the
-        second time): a true law keeps its constants, an approximation's knobs
+        second time, and what makes it an approximation: the drift when it
+        moved, 0 when it did not but, with no readings to come (Fixed, or
+        the budget spent), fits noise-free readings without reproducing
+        them, else None): a true law keeps its constants, an approximation's knobs
         move. After a first move, a law that holds its constants but fits
         noise-free readings only within the tolerance, not to their rounding
         (it does not reproduce them, as a law does), counts as the second
-        move, with the first one's drift (`_inexact` says so). `data`: the
+        move, with the first one's drift (`_inexact` says so); so does such a
+        law after it first failed to reproduce them (a first strike without a
+        move: drift 0) and then predicted new ones. `data`: the
         readings' X and Y and the domain's check sample. Appends the
         confidence caps that follow to `caps`."""
         X, Y, check_X = data
@@ -454,26 +469,31 @@ class BaselinePlayer(Player):
         moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
         if drift > REFIT_DRIFT and not moved:
             self._retest = (n, form, drift)  # the first time: its new constants must predict new readings
-        elif not moved and same and self._retest is not None and n > self._retest[0] \
-                and reproduces(lead, outputs, X, Y) is False:
-            drift, moved, self._inexact = self._retest[2], True, True
-        if moved:
+        elif not moved and same and reproduces(lead, outputs, X, Y) is False:
+            if self._retest is None:
+                self._retest = (n, form, 0.0)  # the first time it does not reproduce them: as a first move
+            elif n > self._retest[0]:
+                drift, moved, self._inexact = self._retest[2], True, True
+        final = state.setting == "discovery" and n > 0 and (state.protocol != "adaptive" or state.must_submit)
+        approximate = final and not moved and not unfitted and reproduces(lead, outputs, X, Y) is False
+        if moved or approximate:
             caps.append(UNFIT_CAP)
         elif self._retest is not None and n - self._retest[0] < PREDICTED_ENOUGH \
                 and state.protocol == "adaptive" and not state.must_submit:
             caps.append(float(state.threshold) - 0.05)
-        return same, drift, moved
+        return same, drift, moved, drift if moved else 0.0 if approximate else None
 
     @staticmethod
     def _records(hyps: list[Hyp]) -> list[Hypothesis]:
         return [Hypothesis(statement=h.statement, confidence=h.confidence, predictor=h.predictor) for h in hyps]
 
     def _submission(self, state, hyps, top, inputs, outputs, data, point, gave_up: bool, unfit: bool = False,
-                    drift: float = 0.0) -> Action:
+                    drift: Optional[float] = None) -> Action:
         """Submit hypothesis `top`, saying why now (`data`: the readings' X
         and Y and the domain's check sample, as _decide has them; `drift`:
         how far the refit of the tested form moved, when that makes it an
-        approximation)."""
+        approximation: 0 when it did not move but does not reproduce the
+        noise-free readings; None when it is not one)."""
         X, Y, check_X = data
         written = ""
         if state.setting == "discovery" and state.observations:  # the found law in the form the law is written
@@ -493,8 +513,12 @@ class BaselinePlayer(Player):
             note += ("; ruled out by the evidence (a best law missing a reading by more than "
                      f"{RULED_OUT_MISFIT:g} tolerances, or a noise-free one by more than one in two searches "
                      "in a row), so not searched again: " + ", ".join(f"{fam} for {name}" for name, fam in ruled))
-        if drift:
-            first = (f"; refitted on every measurement, a form that predicted the last ones moved a constant by "
+        if drift is not None:
+            first = ("; refitted on every measurement, the law in hand fits the noise-free measurements only "
+                     "within the tolerance, without reproducing them as a true law does to their rounding"
+                     + (", before and after new measurements it predicted" if self._inexact else "")
+                     if not drift else
+                     f"; refitted on every measurement, a form that predicted the last ones moved a constant by "
                      f"{drift:.3g} relative tolerances, and the law now in hand holds its constants but fits the "
                      "noise-free measurements only within the tolerance, without reproducing them as a true law "
                      "does to their rounding" if self._inexact else
