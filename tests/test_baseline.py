@@ -753,6 +753,24 @@ def test_a_law_that_does_not_reproduce_exact_readings_is_submitted_as_the_best_w
     assert np.max(np.abs(pred - y) / (out.tol_abs + out.tol_rel * np.abs(y))) > 1e-3
 
 
+def test_new_look_alikes_that_do_not_reproduce_exact_readings_end_the_retest(tmp_path):
+    """Issue 29, honest failure: a tank draining with a moved exponent
+    (dev3) is outside the search; after its first look-alike failed to
+    reproduce the noise-free readings, each search over more readings led
+    with a new one (relaxations, sums under √y), none reproducing them, and
+    each was tested afresh to the 46th step. Three readings after the first
+    strike, a lead that does not reproduce them either ends it: the best
+    weak fit at low confidence, well before that."""
+    from scigame.players.baseline.player import UNFIT_CAP
+
+    card, ep = _adaptive_discovery(SHIFTED / "dev3" / "tank_exponent_47.sci", "counterfactual", tmp_path)
+    last = ep.turns[-1].action
+    assert last.submission is not None and ep.outcome.steps <= 20
+    assert last.hypotheses[last.submission.selected].confidence <= UNFIT_CAP + 1e-9
+    assert "without reproducing them" in last.notes and "an approximation, not the law" in last.notes
+    assert not ep.outcome.strict_success and not ep.outcome.protocol_ok
+
+
 def test_snell_is_recovered_once_the_world_refuses_past_the_critical_angle(tmp_path):
     """Snell's law, original world, over 0..90°: asin(1.5·sin θ1) is
     undefined past the critical angle, 54% of the range, and was dropped

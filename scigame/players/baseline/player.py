@@ -408,7 +408,8 @@ class BaselinePlayer(Player):
         # the last ones, and that form still misses a reading, or its refit
         # moves: more readings of this design only repeat the verdict (issue
         # 29, honest failure)
-        unfit = not submit and ((unfitted or moved) and same or self._unfit_searches >= UNFIT_SEARCHES)
+        unfit = not submit and ((unfitted or moved) and same or moved and self._inexact
+                                or self._unfit_searches >= UNFIT_SEARCHES)
         gave_up = not submit and (unfit or prediction_misses(state, outputs, plan) >= MISSES_TO_GIVE_UP
                                   and not self._on_trial(state, outputs, lead, (X, Y)))
         point = why = None
@@ -474,6 +475,11 @@ class BaselinePlayer(Player):
                 self._retest = (n, form, 0.0)  # the first time it does not reproduce them: as a first move
             elif n > self._retest[0]:
                 drift, moved, self._inexact = self._retest[2], True, True
+        elif not moved and self._retest is not None and self._retest[2] == 0.0 \
+                and n >= self._retest[0] + PREDICTED_ENOUGH and reproduces(lead, outputs, X, Y) is False:
+            # the searches over the readings since the first strike lead with new forms, and this
+            # one does not reproduce them either: nothing searched is more than an approximation
+            moved, self._inexact = True, True
         final = state.setting == "discovery" and n > 0 and (state.protocol != "adaptive" or state.must_submit)
         approximate = final and not moved and not unfitted and reproduces(lead, outputs, X, Y) is False
         if moved or approximate:
@@ -516,7 +522,7 @@ class BaselinePlayer(Player):
         if drift is not None:
             first = ("; refitted on every measurement, the law in hand fits the noise-free measurements only "
                      "within the tolerance, without reproducing them as a true law does to their rounding"
-                     + (", before and after new measurements it predicted" if self._inexact else "")
+                     + (", before and after new measurements" if self._inexact else "")
                      if not drift else
                      f"; refitted on every measurement, a form that predicted the last ones moved a constant by "
                      f"{drift:.3g} relative tolerances, and the law now in hand holds its constants but fits the "
