@@ -131,6 +131,19 @@ def test_a_logarithm_of_shifted_masses():
     assert _misses(best, law, data) < 0.2
 
 
+def test_a_scale_beyond_floating_point_is_no_crash():
+    """y = 10³¹⁶·(a⁻⁴ − b⁻⁴) read near 10³⁰⁰: the screen's scale c overflows a
+    float (it raised OverflowError); the family then has no law to refine."""
+    a = Input("a", "K", "range", 1e4, 2e4, [], _dim(K=1))
+    b = Input("b", "K", "range", 3e4, 4e4, [], _dim(K=1))
+    rng = np.random.default_rng(0)
+    X = {"a": rng.uniform(1e4, 2e4, 10), "b": rng.uniform(3e4, 4e4, 10)}
+    with np.errstate(all="ignore"):
+        data = OutputData([a, b], POWER, X, 1e300 * (X["a"] ** -4 - X["b"] ** -4) * 1e16, analyse([a, b], POWER))
+        laws = differences.differences(data)
+    assert laws == []  # the unshifted screen gave no finite start, so no M for two differences either
+
+
 def test_only_pairs_of_one_kind_are_differenced():
     """An area and a thickness, or a temperature and an area, are never
     subtracted: with no two inputs of one kind there is no law."""

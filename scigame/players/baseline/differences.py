@@ -188,7 +188,10 @@ def _single(data: OutputData, a: str, b: str, others: list[str]) -> tuple[list[L
     laws, first = [], None
     for p, s, coef, sign in _screen(data, a, b, others):
         shifted = s != 0
-        start = np.array([sign * math.exp(coef[0]), *coef[1:], p, *([s] if shifted else [])])
+        with np.errstate(all="ignore"):
+            start = np.array([sign * np.exp(coef[0]), *coef[1:], p, *([s] if shifted else [])])
+        if not np.all(np.isfinite(start)):  # a scale beyond floating point: no law to refine
+            continue
         theta = refine(_model(a, b, others, 1, shifted=shifted), start, data.X, data.y, data.sw, nfev=40)
         theta = start if theta is None else theta
         exps = tuple(_nearest(float(e)) for e in theta[1:1 + len(others)])
