@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scigame.players.baseline.corrections import FACTOR, TERM, corrected_tree, corrections
+from scigame.players.baseline.corrections import FACTOR, TERM, _sensitivities, corrected_tree, corrections
 from scigame.players.baseline.dims import analyse
 from scigame.players.baseline.fitting import Law, scaled_errors
 from scigame.players.baseline.monomials import monomial_laws
@@ -70,6 +70,17 @@ def test_a_correction_factor_on_a_saturation_is_recovered():
     best = min(found, key=lambda f: f.fit_error)
     assert best.fit_max < 1e-3 and _error(best.tree, law, {"u": (0.5, 6.0)}) < 1e-6, best.text
     assert "correction" in best.kind and best.k == 3  # or 0.375·u + 0.625·u/(1 + 0.8·u): the same law
+
+
+def test_the_parents_sensitivities_are_its_derivatives():
+    """For 2.5·e^(−0.7·t), the columns the screen adds beside the parent are
+    ∂/∂2.5 = e^(−0.7·t) and ∂/∂(−0.7) = 2.5·t·e^(−0.7·t) (by hand), to the
+    forward difference's accuracy."""
+    t = np.linspace(0.5, 6.0, 12)
+    tree = op("mul", 2.5, op("exp", op("mul", -0.7, var("t"))))
+    scale, rate = _sensitivities(tree, {"t": t}, 2.5 * np.exp(-0.7 * t))
+    assert np.allclose(scale, np.exp(-0.7 * t), rtol=1e-5)
+    assert np.allclose(rate, 2.5 * t * np.exp(-0.7 * t), rtol=1e-5)
 
 
 def test_a_background_term_is_recovered():

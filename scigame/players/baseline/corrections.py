@@ -12,8 +12,10 @@ arguments; O is the parent's outer product of inputs (what carries the
 output's units), and 1.
 
 Every (parent, form, Z) is screened by linear least squares (the parent's
-values and the correction's as two columns: the parent's own shape kept,
-its scale and c fitted), and the SCREENED best are refined with the
+values and the correction's as columns, its scale and c fitted, beside the
+parent's values moved by each of its fitted constants: one Gauss–Newton
+step of the parent's own numbers, fitted without the correction), and the
+SCREENED best are refined with the
 parent's coefficients (relax.relax_one, c the new number, snapped to its
 shortest decimal) and kept only when they fit every reading within the
 tolerance and beat every law of as many constants by relax.IMPROVEMENT.
@@ -91,6 +93,23 @@ def candidates(tree: Any, data) -> list[tuple[Any, float]]:
     return out
 
 
+def _sensitivities(tree: Any, X: dict, base: np.ndarray) -> list[np.ndarray]:
+    """The parent's values moved by each of its fitted constants (canonical._free),
+    by forward differences: beside its values, they let the screen's linear
+    fit move the parent's constants one Gauss–Newton step with the correction
+    (a charging curve's rate, fitted without the leak, is off the law's)."""
+    from .canonical import _free, _with
+
+    theta = _free(tree)
+    out = []
+    for k, t in enumerate(theta):
+        h = 1e-6 * max(1.0, abs(t))
+        moved = evaluate(_with(tree, theta[:k] + [t + h] + theta[k + 1:]), X)
+        if moved is not None and np.all(np.isfinite(moved)):
+            out.append((moved - base) / h)
+    return out
+
+
 def _screen(data, parents: list[Law]) -> list[tuple[float, Law, Any, str, Any, float]]:
     """(residual, parent, tree, form, Z, nats) of every correction, best first by
     residual and description length (as relax ranks its parents)."""
@@ -103,6 +122,7 @@ def _screen(data, parents: list[Law]) -> list[tuple[float, Law, Any, str, Any, f
         outer = _outer(tree)
         carrier = (op("mul", *outer) if len(outer) > 1 else outer[0]) if outer else None
         carrier_v = evaluate(carrier, data.X) if carrier is not None else np.ones(data.n)
+        moves = _sensitivities(tree, data.X, base)
         for z, nats in candidates(tree, data):
             zv = evaluate(z, data.X)
             if zv is None or not np.all(np.isfinite(zv)) or np.ptp(zv) == 0:
@@ -111,10 +131,11 @@ def _screen(data, parents: list[Law]) -> list[tuple[float, Law, Any, str, Any, f
             for form, col in forms:
                 if np.allclose(col, col[0]):  # Z cancels the carrier (u·u^−1): the background below
                     continue
-                c = wls(np.column_stack([base, col]), data.y, data.w)
+                A = np.column_stack([base, *moves, col])
+                c = wls(A, data.y, data.w)
                 if c is None:
                     continue
-                r = float(np.sum(data.w * (np.column_stack([base, col]) @ c - data.y) ** 2))
+                r = float(np.sum(data.w * (A @ c - data.y) ** 2))
                 rows.append((r, law, tree, form, z, nats))
         if carrier is not None:  # a constant background, c·O
             c = wls(np.column_stack([base, carrier_v]), data.y, data.w)
