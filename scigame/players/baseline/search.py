@@ -192,7 +192,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("sums", _sums, lambda f: not f.quick, simple=True),
     Family("kinetics", lambda f: kinetics(f.data), _costly),
     Family("two exponentials", lambda f: two_exponentials(f.data), _costly),
-    # one or two differences of powers of two inputs of one kind (T⁴ − Ta⁴)
+    # one or two differences of one function (a power, a logarithm) of two inputs of one kind (T⁴ − Ta⁴)
     Family("differences", lambda f: differences(f.data), _costly),
     Family("bernoulli", lambda f: bernoulli(f.data), _costly),
     Family("saturations", lambda f: saturations(f.data), _costly),
