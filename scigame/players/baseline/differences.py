@@ -34,8 +34,8 @@ from typing import Any, Optional
 import numpy as np
 
 from .derived import pairs
-from .fitting import Law, decimal_exponent, exponent_penalty, refine, scaled_errors, snap_options, wls
-from .monomials import OutputData
+from .fitting import Law, decimal_exponent, exponent_penalty, nearest_fraction, refine, scaled_errors, wls
+from .monomials import OutputData, monomial_values
 from .trees import op, power, product, tree_text, var
 
 #: Exponents screened for one difference: sixths from −4 to 6, and 0 (the logarithm).
@@ -94,15 +94,6 @@ def _screen(data: OutputData, a: str, b: str, others: list[str]) -> list[tuple[f
     return out
 
 
-def _monomial(X: dict, names: list[str], exps) -> np.ndarray:
-    """Π uₖ^eₖ at the points X."""
-    m = np.ones(len(next(iter(X.values()))))
-    with np.errstate(all="ignore"):
-        for nm, e in zip(names, exps):
-            m = m * X[nm] ** float(e)
-    return m
-
-
 def _model(a: str, b: str, others: list[str], nj: int, exps: Optional[tuple] = None,
            ps: Optional[tuple] = None, shifted: bool = False):
     """y = Π uₖ^eₖ · Σⱼ cⱼ·(g_pⱼ(a) − g_pⱼ(b)), j < nj, as a function of
@@ -115,12 +106,8 @@ def _model(a: str, b: str, others: list[str], nj: int, exps: Optional[tuple] = N
         e = exps if exps is not None else theta[nj:nj + ne]
         p = ps if ps is not None else theta[nj + ne:nj + ne + npow]
         s = float(theta[nj + ne + npow]) if shifted else 0.0
-        return _monomial(X, others, e) * sum(theta[j] * _difference(X, a, b, float(p[j]), s) for j in range(nj))
+        return monomial_values(X, others, e) * sum(theta[j] * _difference(X, a, b, float(p[j]), s) for j in range(nj))
     return model
-
-
-def _nearest(x: float) -> Fraction:
-    return min(snap_options(x), key=lambda f: abs(float(f) - x))
 
 
 def _tree(a: str, b: str, others: list[str], exps: tuple, ps: tuple, c, s: float) -> Any:
@@ -171,7 +158,7 @@ def _snapped(data: OutputData, a: str, b: str, others: list[str], exps: tuple, p
              shift: Optional[float] = None) -> list[Law]:
     """The laws at each way of writing the refined exponents pⱼ: the nearest
     simple fraction, or the shortest decimal (2.6, 1.25)."""
-    options = [list(dict.fromkeys([_nearest(float(p)), decimal_exponent(float(p))])) for p in ps]
+    options = [list(dict.fromkeys([nearest_fraction(float(p)), decimal_exponent(float(p))])) for p in ps]
     out = []
     for combo in itertools.product(*options):
         if len(set(combo)) < len(combo) or (len(combo) > 1 and 0 in combo):
@@ -194,7 +181,7 @@ def _single(data: OutputData, a: str, b: str, others: list[str]) -> tuple[list[L
             continue
         theta = refine(_model(a, b, others, 1, shifted=shifted), start, data.X, data.y, data.sw, nfev=40)
         theta = start if theta is None else theta
-        exps = tuple(_nearest(float(e)) for e in theta[1:1 + len(others)])
+        exps = tuple(nearest_fraction(float(e)) for e in theta[1:1 + len(others)])
         p = float(theta[1 + len(others)])
         laws += _snapped(data, a, b, others, exps, (p if abs(p) > 0.05 else 0.0,),
                          float(theta[-1]) if shifted else None)
@@ -206,7 +193,7 @@ def _two(data: OutputData, a: str, b: str, others: list[str], exps: tuple) -> li
     """The laws of two unshifted differences of powers with M's exponents
     fixed: every pair of PAIRED exponents screened by weighted least
     squares, the KEEP best refined with their exponents, then snapped."""
-    m = _monomial(data.X, others, exps)
+    m = monomial_values(data.X, others, exps)
     screened = []
     for p, q in itertools.combinations(PAIRED, 2):
         cols = np.column_stack([m * _difference(data.X, a, b, p), m * _difference(data.X, a, b, q)])

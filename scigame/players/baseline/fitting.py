@@ -81,12 +81,17 @@ def snap_options(t: float) -> list[Fraction]:
     return out[:1] + sorted(out[1:], key=lambda f: abs(float(f) - t))[:1]
 
 
+def nearest_fraction(t: float) -> Fraction:
+    """The simple fraction of snap_options nearest t."""
+    return min(snap_options(t), key=lambda f: abs(float(f) - t))
+
+
 def decimal_exponent(t: float) -> Fraction:
     """t as the shortest decimal near it (one place when within 0.02, else
     two), unless a simple fraction is as near: the non-rational exponents
     (1.3, 2.6, 0.7) a law's author writes; the refit (relax.py) and the
     model choice decide whether the data support it."""
-    simple = min(snap_options(t), key=lambda f: abs(float(f) - t))
+    simple = nearest_fraction(t)
     if abs(float(simple) - t) <= 0.01:
         return simple
     one = Fraction(round(t * 10), 10)

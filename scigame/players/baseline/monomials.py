@@ -238,14 +238,19 @@ def z_scale(data: OutputData, tr: Transform) -> tuple[np.ndarray, np.ndarray]:
     return z, sz
 
 
-def _monomial_values(data: OutputData, space: Space, p: list[Fraction], X: dict) -> np.ndarray:
+def monomial_values(X: dict, names: list[str], p) -> np.ndarray:
+    """Π xₖ^pₖ at the points X (the zero powers left out)."""
     n = len(next(iter(X.values()))) if X else 1
     f = np.ones(n)
     with np.errstate(all="ignore"):
-        for nm, e in zip(space.names, p):
+        for nm, e in zip(names, p):
             if e != 0:
                 f = f * np.power(X[nm], float(e))
     return f
+
+
+def _monomial_values(data: OutputData, space: Space, p: list[Fraction], X: dict) -> np.ndarray:
+    return monomial_values(X, space.names, p)
 
 
 def _log_fit(data: OutputData, factor: Factor, grid: tuple, st: _Setup):

@@ -468,20 +468,26 @@ class BaselinePlayer(Player):
         drift = refit_drift(confirmed, lead, outputs, check_X) if same and state.setting == "discovery" else 0.0
         # the second time this form's constants move: an approximation
         moved = drift > REFIT_DRIFT and self._retest is not None and self._retest[1] == form
+        verdict: list[Optional[bool]] = []  # reproduces(lead, ...), worked out (a refit) once when asked
+
+        def unreproduced() -> bool:
+            if not verdict:
+                verdict.append(reproduces(lead, outputs, X, Y))
+            return verdict[0] is False
         if drift > REFIT_DRIFT and not moved:
             self._retest = (n, form, drift)  # the first time: its new constants must predict new readings
-        elif not moved and same and reproduces(lead, outputs, X, Y) is False:
+        elif not moved and same and unreproduced():
             if self._retest is None:
                 self._retest = (n, form, 0.0)  # the first time it does not reproduce them: as a first move
             elif n > self._retest[0]:
                 drift, moved, self._inexact = self._retest[2], True, True
         elif not moved and self._retest is not None and self._retest[2] == 0.0 \
-                and n >= self._retest[0] + PREDICTED_ENOUGH and reproduces(lead, outputs, X, Y) is False:
+                and n >= self._retest[0] + PREDICTED_ENOUGH and unreproduced():
             # the searches over the readings since the first strike lead with new forms, and this
             # one does not reproduce them either: nothing searched is more than an approximation
             moved, self._inexact = True, True
         final = state.setting == "discovery" and n > 0 and (state.protocol != "adaptive" or state.must_submit)
-        approximate = final and not moved and not unfitted and reproduces(lead, outputs, X, Y) is False
+        approximate = final and not moved and not unfitted and unreproduced()
         if moved or approximate:
             caps.append(UNFIT_CAP)
         elif self._retest is not None and n - self._retest[0] < PREDICTED_ENOUGH \
